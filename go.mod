@@ -1,0 +1,18 @@
+module github.com/daawid/registry
+
+go 1.26.8
+
+require (
+	github.com/invopop/jsonschema v0.14.0
+	github.com/nyaruka/phonenumbers v1.8.1
+	github.com/oklog/ulid/v2 v2.1.2
+)
+
+require (
+	github.com/bahlo/generic-list-go v0.2.0 // indirect
+	github.com/buger/jsonparser v1.1.2 // indirect
+	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
+	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
+	golang.org/x/text v0.23.0 // indirect
+	google.golang.org/protobuf v1.36.11 // indirect
+)
