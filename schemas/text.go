@@ -76,7 +76,7 @@ func (t Text[M]) JSONSchema() *jsonschema.Schema {
 	n := uint64(t.Max())
 	return &jsonschema.Schema{
 		Type:          "object",
-		PropertyNames: &jsonschema.Schema{Type: "string", Pattern: languageTagPattern},
+		PropertyNames: &jsonschema.Schema{Type: "string", Pattern: LanguageTagPattern},
 		AdditionalProperties: &jsonschema.Schema{
 			Type: "string", MinLength: &one, MaxLength: &n,
 		},
