@@ -107,8 +107,15 @@ func (b *builder) provenance() []group {
 		p := g.p
 		switch p.Source {
 		case schemas.SourceRegister:
+			// The reference may already name the register ("Companies House
+			// 09999991"); a court reference doesn't ("Amtsgericht Wuppertal HRB
+			// 99901").
 			s := b.registerName()
-			if p.Reference != "" {
+			switch {
+			case p.Reference == "":
+			case strings.HasPrefix(p.Reference, s):
+				s = p.Reference
+			default:
 				s += ", " + p.Reference
 			}
 			l = append(l, text(s), fixed(", retrieved "+dateOf(p.ObservedAt)))
