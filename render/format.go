@@ -31,7 +31,9 @@ var Formats = []Format{
 	{Name: "jsonld", MediaType: "application/ld+json", Ext: ".json",
 		Render: func(e *schemas.Entry, _ string, site Site, _ []schemas.SectionKey) []byte { return JSONLD(e, site) }},
 	{Name: "html", MediaType: "text/html; charset=utf-8", Ext: ".html", PerLanguage: true,
-		Render: func(e *schemas.Entry, lang string, site Site, _ []schemas.SectionKey) []byte { return HTML(e, lang, site) }},
+		Render: func(e *schemas.Entry, lang string, site Site, _ []schemas.SectionKey) []byte {
+			return HTML(e, lang, site)
+		}},
 	{Name: "legal-html", MediaType: "text/html; charset=utf-8", Ext: ".html", PerLanguage: true,
 		Render: func(e *schemas.Entry, lang string, site Site, _ []schemas.SectionKey) []byte {
 			b, _ := LegalPage(e, lang, site)

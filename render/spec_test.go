@@ -16,7 +16,7 @@ import (
 func TestMarkdown_MD01_MD76_SpecExamples(t *testing.T) {
 	site := testSite(t)
 	for _, tc := range []struct{ slug, lang, spec string }{
-		{"holzwerk-krause", "de", "holzwerk-krause.de.md"},          // §3.6
+		{"holzwerk-krause", "de", "holzwerk-krause.de.md"},           // §3.6
 		{"schreinerei-beispiel", "de", "schreinerei-beispiel.de.md"}, // §3.7
 	} {
 		t.Run(tc.slug, func(t *testing.T) {
