@@ -45,9 +45,7 @@ var schemaOrgTypes = strings.Fields(`
 	MovingCompany Plumber RoofingContractor
 	LegalService Notary
 	LodgingBusiness BedAndBreakfast Campground Hostel Hotel Motel Resort SkiResort VacationRental
-	MedicalBusiness CommunityHealth Dermatology DietNutrition Emergency Geriatric Gynecologic Midwifery
-	Nursing Obstetric Oncologic Optician Optometric Otolaryngologic Pediatric Physiotherapy PlasticSurgery
-	Podiatric PrimaryCare Psychiatric PublicHealth
+	MedicalBusiness Optician
 	SportsActivityLocation BowlingAlley ExerciseGym GolfCourse PublicSwimmingPool SportsClub
 	StadiumOrArena TennisComplex
 	Store BikeStore BookStore ClothingStore ComputerStore ConvenienceStore DepartmentStore ElectronicsStore
