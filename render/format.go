@@ -52,3 +52,30 @@ func FormatByName(name string) (Format, bool) {
 	}
 	return Format{}, false
 }
+
+// Rendered are the per-language projections of one revision that a
+// publication stores: the markdown document, the HTML page and the view.
+// The markdown and the HTML are written from one intermediate document.
+type Rendered struct {
+	Markdown, HTML, View []byte
+}
+
+// RenderLanguage renders the per-language projections of a revision at
+// once, sharing the work the markdown and the HTML have in common.
+func RenderLanguage(e *schemas.Entry, lang string, site Site) Rendered {
+	b := &builder{e: e, lang: lang, site: site}
+	d := b.document(nil)
+	return Rendered{
+		Markdown: writeMarkdown(b, d),
+		HTML:     writeHTML(b, d),
+		View:     ViewJSON(e, lang, site, nil),
+	}
+}
+
+// sizeHint estimates a revision's markdown size from how many items it
+// has, so output buffers are allocated once, at about the right size.
+func sizeHint(e *schemas.Entry) int {
+	n := 1 + len(e.Offerings) + len(e.Actions) + len(e.ContactPoints) + len(e.Locations) +
+		len(e.FAQs) + len(e.Policies) + len(e.Credentials)
+	return 1500 + 450*n
+}

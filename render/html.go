@@ -31,9 +31,14 @@ func MarkdownURL(s Site, e *schemas.Entry, lang string) string {
 // the report form, in the entry's brand colours and fonts where declared.
 func HTML(e *schemas.Entry, lang string, site Site) []byte {
 	b := &builder{e: e, lang: lang, site: site}
-	d := b.document(nil)
+	return writeHTML(b, b.document(nil))
+}
+
+// writeHTML writes the intermediate document as the HTML page.
+func writeHTML(b *builder, d *documentModel) []byte {
+	e, site := b.e, b.site
 	w := &htmlWriter{ugc: e.BelowDomain()}
-	w.buf = make([]byte, 0, 16384)
+	w.buf = make([]byte, 0, 6000+2*sizeHint(e))
 	w.head(b, d.title, d.summary)
 	w.raw("<body>\n<header class=\"site\"><a href=\"")
 	w.attr(site.BaseURL + "/")

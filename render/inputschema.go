@@ -1,6 +1,8 @@
 package render
 
 import (
+	"strings"
+
 	"github.com/daawid/registry/schemas"
 )
 
@@ -13,136 +15,145 @@ import (
 // can't be given are left out.
 func InputSchema(e *schemas.Entry, a schemas.Action, lang string) []byte {
 	b := &builder{e: e, lang: lang}
-	str := func(min, max int) obj {
-		o := obj{{"type", "string"}}
-		if min > 0 {
-			o.add("minLength", min)
-		}
-		if max > 0 {
-			o.add("maxLength", max)
-		}
-		return o
+	w := &lw{}
+	w.first = true
+	w.buf = make([]byte, 0, 1536)
+	str := func(k string, min, max int) {
+		w.obj(k, func() {
+			w.s("type", "string")
+			if min > 0 {
+				w.i("minLength", min)
+			}
+			if max > 0 {
+				w.i("maxLength", max)
+			}
+		})
 	}
-	timeRange := obj{{"type", "object"}, {"properties", obj{
-		{"from", obj{{"type", "string"}, {"format", "date-time"}}},
-		{"to", obj{{"type", "string"}, {"format", "date-time"}}},
-	}}, {"required", []string{"from", "to"}}}
-
-	required := []string{"entry"}
-	props := obj{{"entry", obj{{"type", "string"}, {"enum", []string{e.ID, e.Slug}}}}}
-	props.add("actionId", obj{{"type", "string"}, {"const", a.ID}})
+	timeRange := func() {
+		w.obj("items", func() {
+			w.s("type", "object")
+			w.obj("properties", func() {
+				w.obj("from", func() { w.s("type", "string"); w.s("format", "date-time") })
+				w.obj("to", func() { w.s("type", "string"); w.s("format", "date-time") })
+			})
+			w.strs("required", []string{"from", "to"})
+		})
+	}
+	required := make([]string, 0, 8)
+	required = append(required, "entry")
 	if len(e.ActionsOfType(a.Type)) > 1 {
 		required = append(required, "actionId")
 	}
-
-	reqReq := []string{"name", "email"}
-	phone := fieldRequiredByName(a, "requester.phone")
-	if phone {
-		reqReq = append(reqReq, "phone")
-	}
-	props.add("requester", obj{
-		{"type", "object"},
-		{"properties", obj{
-			{"name", str(2, 120)},
-			{"email", obj{{"type", "string"}, {"format", "email"}}},
-			{"phone", obj{{"type", "string"}}},
-			{"preferredChannel", obj{{"enum", []string{"email", "phone"}}}},
-			{"language", obj{{"type", "string"}}},
-		}},
-		{"required", reqReq},
-	})
 	required = append(required, "requester")
-
-	if len(a.Questions) > 0 {
-		qprops := obj{}
-		var qreq []string
-		for _, q := range a.Questions {
-			var s obj
-			switch q.Type {
-			case schemas.QuestionBoolean:
-				s = obj{{"type", "boolean"}}
-			case schemas.QuestionNumber:
-				s = obj{{"type", "number"}}
-			case schemas.QuestionChoice:
-				vals := make([]string, len(q.Options))
-				for i, o := range q.Options {
-					vals[i] = o.Value
-				}
-				s = obj{{"type", "string"}, {"enum", vals}}
-			default:
-				s = str(0, 1000)
-			}
-			s.add("title", tr(b, q.Label))
-			qprops.add(q.Key, s)
-			if q.Required {
-				qreq = append(qreq, q.Key)
-			}
-		}
-		ans := obj{{"type", "object"}, {"properties", qprops}, {"additionalProperties", false}}
-		if len(qreq) > 0 {
-			ans.add("required", qreq)
-			required = append(required, "answers")
-		}
-		props.add("answers", ans)
+	var questionsRequired bool
+	for _, q := range a.Questions {
+		questionsRequired = questionsRequired || q.Required
 	}
-	props.add("idempotencyKey", str(8, 64))
-
-	offerings := a.OfferingIDs
-	if len(offerings) == 0 {
-		for _, o := range e.Offerings {
-			offerings = append(offerings, o.ID)
-		}
+	if questionsRequired {
+		required = append(required, "answers")
 	}
-	if a.Type != schemas.ActionSendMessage && len(offerings) > 0 {
-		props.add("offeringId", obj{{"enum", offerings}})
-	}
-
-	kind := obj{}
-	switch a.Type {
-	case schemas.ActionRequestQuote:
-		kind = obj{
-			{"description", str(10, 4000)},
-			{"postalCode", str(3, 10)},
-			{"desiredTiming", str(0, 200)},
-			{"budget", obj{{"type", "object"}, {"properties", obj{
-				{"max", obj{{"type", []string{"string", "number"}}}},
-				{"currency", obj{{"type", "string"}}},
-			}}, {"required", []string{"max", "currency"}}}},
-		}
-	case schemas.ActionRequestCallback:
-		kind = obj{
-			{"topic", str(3, 500)},
-			{"preferredTimes", obj{{"type", "array"}, {"maxItems", 3}, {"items", timeRange}}},
-		}
-	case schemas.ActionRequestAppointment:
-		kind = obj{
-			{"purpose", str(3, 1000)},
-			{"preferredSlots", obj{{"type", "array"}, {"minItems", 1}, {"maxItems", 5}, {"items", timeRange}}},
-			{"postalCode", str(3, 10)},
-		}
-	case schemas.ActionSendMessage:
-		kind = obj{
-			{"subject", str(3, 200)},
-			{"message", str(10, 4000)},
-		}
-	}
-	props = append(props, kind...)
 	for _, f := range actionFields[a.Type] {
-		if f.name == "requester.name" || f.name == "requester.email" || f.name == "requester.phone" {
+		if strings.HasPrefix(f.name, "requester.") {
 			continue
 		}
 		if fieldRequired(a, f) {
 			required = append(required, f.name)
 		}
 	}
-	s := obj{
-		{"$schema", "https://json-schema.org/draft/2020-12/schema"},
-		{"type", "object"},
-		{"properties", props},
-		{"required", required},
+	offerings := a.OfferingIDs
+	if len(offerings) == 0 {
+		for _, o := range e.Offerings {
+			offerings = append(offerings, o.ID)
+		}
 	}
-	w := jsonWriter{}
-	w.value(s, 0)
+	w.obj("", func() {
+		w.s("$schema", "https://json-schema.org/draft/2020-12/schema")
+		w.s("type", "object")
+		w.obj("properties", func() {
+			w.obj("entry", func() { w.s("type", "string"); w.strs("enum", []string{e.ID, e.Slug}) })
+			w.obj("actionId", func() { w.s("type", "string"); w.s("const", a.ID) })
+			w.obj("requester", func() {
+				w.s("type", "object")
+				w.obj("properties", func() {
+					str("name", 2, 120)
+					w.obj("email", func() { w.s("type", "string"); w.s("format", "email") })
+					w.obj("phone", func() { w.s("type", "string") })
+					w.obj("preferredChannel", func() { w.strs("enum", []string{"email", "phone"}) })
+					w.obj("language", func() { w.s("type", "string") })
+				})
+				if fieldRequiredByName(a, "requester.phone") {
+					w.strs("required", []string{"name", "email", "phone"})
+				} else {
+					w.strs("required", []string{"name", "email"})
+				}
+			})
+			if len(a.Questions) > 0 {
+				w.obj("answers", func() {
+					w.s("type", "object")
+					w.obj("properties", func() {
+						for _, q := range a.Questions {
+							w.obj(q.Key, func() {
+								switch q.Type {
+								case schemas.QuestionBoolean:
+									w.s("type", "boolean")
+								case schemas.QuestionNumber:
+									w.s("type", "number")
+								case schemas.QuestionChoice:
+									w.s("type", "string")
+									w.arr("enum", func() {
+										for _, o := range q.Options {
+											w.s("", o.Value)
+										}
+									})
+								default:
+									w.s("type", "string")
+									w.i("maxLength", 1000)
+								}
+								w.s("title", tr(b, q.Label))
+							})
+						}
+					})
+					w.b("additionalProperties", false)
+					w.arr("required", func() {
+						for _, q := range a.Questions {
+							if q.Required {
+								w.s("", q.Key)
+							}
+						}
+					})
+				})
+			}
+			str("idempotencyKey", 8, 64)
+			if a.Type != schemas.ActionSendMessage && len(offerings) > 0 {
+				w.obj("offeringId", func() { w.strs("enum", offerings) })
+			}
+			switch a.Type {
+			case schemas.ActionRequestQuote:
+				str("description", 10, 4000)
+				str("postalCode", 3, 10)
+				str("desiredTiming", 0, 200)
+				w.obj("budget", func() {
+					w.s("type", "object")
+					w.obj("properties", func() {
+						w.obj("max", func() { w.strs("type", []string{"string", "number"}) })
+						w.obj("currency", func() { w.s("type", "string") })
+					})
+					w.strs("required", []string{"max", "currency"})
+				})
+			case schemas.ActionRequestCallback:
+				str("topic", 3, 500)
+				w.obj("preferredTimes", func() { w.s("type", "array"); w.i("maxItems", 3); timeRange() })
+			case schemas.ActionRequestAppointment:
+				str("purpose", 3, 1000)
+				w.obj("preferredSlots", func() { w.s("type", "array"); w.i("minItems", 1); w.i("maxItems", 5); timeRange() })
+				str("postalCode", 3, 10)
+			case schemas.ActionSendMessage:
+				str("subject", 3, 200)
+				str("message", 10, 4000)
+			}
+		})
+		w.strs("required", required)
+	})
 	return w.buf
 }
 

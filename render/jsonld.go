@@ -11,11 +11,12 @@ import (
 // JSONLD renders the standalone JSON-LD document of /{slug}.json (§4): all
 // languages, localized text as language-tagged values (LD-11, LD-12).
 func JSONLD(e *schemas.Entry, site Site) []byte {
-	l := &ldBuilder{e: e, site: site, lang: e.DefaultLanguage}
-	w := jsonWriter{indent: "  "}
-	w.value(l.document(), 0)
-	w.buf = append(w.buf, '\n')
-	return w.buf
+	l := newLDBuilder(e, site, e.DefaultLanguage, false)
+	l.w.indent = "  "
+	l.w.buf = make([]byte, 0, 2*sizeHint(e))
+	l.document()
+	l.w.buf = append(l.w.buf, '\n')
+	return l.w.buf
 }
 
 // EmbeddedJSONLD renders the JSON-LD embedded in the HTML page in lang:
@@ -26,47 +27,90 @@ func EmbeddedJSONLD(e *schemas.Entry, lang string, site Site) []byte {
 }
 
 func embeddedJSONLD(e *schemas.Entry, lang string, site Site, buf []byte) []byte {
-	l := &ldBuilder{e: e, site: site, lang: lang, embedded: true}
-	w := jsonWriter{html: true, buf: buf}
-	w.value(l.document(), 0)
-	return w.buf
+	l := newLDBuilder(e, site, lang, true)
+	l.w.html = true
+	l.w.buf = buf
+	l.document()
+	return l.w.buf
 }
 
+// ldBuilder writes one JSON-LD document for one revision.
 type ldBuilder struct {
 	e        *schemas.Entry
 	site     Site
 	lang     string
 	embedded bool
+	enabled  []schemas.Action
+	public   []schemas.ContactPoint
+	subject  string // the entry's IRI
+	prefix   string // the entry's IRI + "#", for item IRIs (LD-10)
+	w        lw
 }
 
-// ltext is localized text: tagged values in the standalone file, a plain
-// string in the page's language when embedded.
-func ltext[M schemas.MaxLen](l *ldBuilder, t schemas.Text[M]) any {
+func newLDBuilder(e *schemas.Entry, site Site, lang string, embedded bool) *ldBuilder {
+	subject := site.EntryIRI(e.ID)
+	l := &ldBuilder{e: e, site: site, lang: lang, embedded: embedded,
+		enabled: e.EnabledActions(), public: e.PublicContactPoints(), subject: subject, prefix: subject + "#"}
+	l.w.first = true
+	return l
+}
+
+// text writes localized text: tagged values in the standalone file (one
+// object for one language, an array for several, LD-12), a plain string in
+// the page's language when embedded (LD-15).
+func ltext[M schemas.MaxLen](l *ldBuilder, k string, t schemas.Text[M]) {
 	if len(t) == 0 {
-		return nil
+		return
 	}
+	w := &l.w
 	if l.embedded {
-		return t.Resolve(l.lang, l.e.DefaultLanguage)
+		w.s(k, t.Resolve(l.lang, l.e.DefaultLanguage))
+		return
 	}
-	var vals []any
-	seen := 0
-	for _, lang := range l.e.Languages {
-		if s, ok := t[lang]; ok {
-			vals = append(vals, obj{{"@value", s}, {"@language", lang}})
-			seen++
+	tagged := func() {
+		for _, lang := range l.e.Languages {
+			if s, ok := t[lang]; ok {
+				w.obj("", func() { w.s("@value", s); w.s("@language", lang) })
+			}
 		}
-	}
-	if seen < len(t) { // keys outside languages: keep them, sorted, rather than lose text
+		// Keys outside languages would be refused by validation; keep them,
+		// sorted, rather than lose text from an older revision.
 		for _, lang := range t.Languages() {
 			if !containsString(l.e.Languages, lang) {
-				vals = append(vals, obj{{"@value", t[lang]}, {"@language", lang}})
+				w.obj("", func() { w.s("@value", t[lang]); w.s("@language", lang) })
 			}
 		}
 	}
-	if len(vals) == 1 {
-		return vals[0]
+	if len(t) == 1 {
+		for lang, s := range t {
+			w.obj(k, func() { w.s("@value", s); w.s("@language", lang) })
+		}
+		return
 	}
-	return vals
+	w.arr(k, tagged)
+}
+
+// taggedItems writes several localized texts as one flat array of tagged
+// values (daawid:emphasis).
+func taggedItems[M schemas.MaxLen](l *ldBuilder, k string, ts []schemas.Text[M]) {
+	w := &l.w
+	if l.embedded {
+		w.arr(k, func() {
+			for _, t := range ts {
+				w.s("", t.Resolve(l.lang, l.e.DefaultLanguage))
+			}
+		})
+		return
+	}
+	w.arr(k, func() {
+		for _, t := range ts {
+			for _, lang := range l.e.Languages {
+				if s, ok := t[lang]; ok {
+					w.obj("", func() { w.s("@value", s); w.s("@language", lang) })
+				}
+			}
+		}
+	})
 }
 
 func containsString(list []string, s string) bool {
@@ -78,66 +122,86 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-func (l *ldBuilder) iri(itemID string) string { return l.site.EntryIRI(l.e.ID) + "#" + itemID }
+// id writes "@id" as the IRI of an item of the entry.
+func (l *ldBuilder) id(itemID string) { l.w.s2("@id", l.prefix, itemID) }
 
-func (l *ldBuilder) ref(itemID string) obj { return obj{{"@id", l.iri(itemID)}} }
+// ref writes k: {"@id": item IRI}.
+func (l *ldBuilder) ref(k, itemID string) { l.w.obj(k, func() { l.id(itemID) }) }
 
-func (l *ldBuilder) document() obj {
-	return obj{
-		{"@context", []any{"https://schema.org", obj{{"daawid", l.site.BaseURL + "/ns#"}}}},
-		{"@graph", []any{l.profilePage(), l.subject()}},
-	}
+func (l *ldBuilder) document() {
+	w := &l.w
+	w.obj("", func() {
+		w.arr("@context", func() {
+			w.s("", "https://schema.org")
+			w.obj("", func() { w.s2("daawid", l.site.BaseURL, "/ns#") })
+		})
+		w.arr("@graph", func() {
+			l.profilePage()
+			l.subjectNode()
+		})
+	})
 }
 
 // profilePage is graph node 1 (LD-04, LD-05, LD-58..LD-60).
-func (l *ldBuilder) profilePage() obj {
-	e := l.e
+func (l *ldBuilder) profilePage() {
+	e, w := l.e, &l.w
 	page := l.site.PageURL(e.Slug)
-	p := obj{
-		{"@type", "ProfilePage"},
-		{"@id", page},
-		{"url", page},
-		{"name", e.DisplayName},
-	}
-	if l.embedded {
-		p.add("inLanguage", l.lang)
-	} else {
-		p.add("inLanguage", e.Languages)
-	}
-	p.add("dateCreated", e.Record.CreatedAt)
-	p.add("dateModified", e.Record.UpdatedAt)
-	p.add("mainEntity", obj{{"@id", l.site.EntryIRI(e.ID)}})
-	p.add("isPartOf", obj{{"@type", "WebSite"}, {"@id", l.site.BaseURL + "/#website"}, {"name", "Daawid"}, {"url", l.site.BaseURL + "/"}})
-	p.add("daawid:schemaVersion", schemas.SchemaVersion)
-	p.add("daawid:revision", e.Record.Revision)
-	p.add("daawid:status", string(e.Status))
-	p.add("daawid:lastConfirmed", e.Record.LastConfirmedAt)
-	if e.Status == schemas.StatusSuspended {
-		return p
-	}
-	v := obj{{"daawid:level", string(e.Verification.Level)}}
-	var doms []any
-	for _, d := range e.Verification.Domains {
-		o := obj{{"daawid:host", d.Host}, {"daawid:domainStatus", string(d.Status)}}
-		o.add("daawid:method", string(d.Method))
-		o.add("daawid:verifiedAt", d.VerifiedAt)
-		o.add("daawid:lastCheckedAt", d.LastCheckedAt)
-		o.add("daawid:graceUntil", d.GraceUntil)
-		doms = append(doms, o)
-	}
-	v.add("daawid:domain", doms)
-	v.add("daawid:contactConfirmedAt", e.Verification.ContactConfirmedAt)
-	v.add("daawid:lapsedAt", e.Verification.LapsedAt)
-	p.add("daawid:verification", v)
-	var prov []any
-	for _, pr := range e.Provenance {
-		o := obj{{"daawid:path", pr.Path}, {"daawid:source", string(pr.Source)}, {"daawid:observedAt", pr.ObservedAt}}
-		o.add("daawid:reference", pr.Reference)
-		o.add("daawid:referenceKind", string(pr.ReferenceKind))
-		prov = append(prov, o)
-	}
-	p.add("daawid:provenance", prov)
-	return p
+	w.obj("", func() {
+		w.s("@type", "ProfilePage")
+		w.s("@id", page)
+		w.s("url", page)
+		w.s("name", e.DisplayName)
+		if l.embedded {
+			w.s("inLanguage", l.lang)
+		} else {
+			w.strs("inLanguage", e.Languages)
+		}
+		w.s("dateCreated", e.Record.CreatedAt)
+		w.s("dateModified", e.Record.UpdatedAt)
+		w.obj("mainEntity", func() { w.s("@id", l.subject) })
+		w.obj("isPartOf", func() {
+			w.s("@type", "WebSite")
+			w.s2("@id", l.site.BaseURL, "/#website")
+			w.s("name", "Daawid")
+			w.s2("url", l.site.BaseURL, "/")
+		})
+		w.s("daawid:schemaVersion", schemas.SchemaVersion)
+		w.i("daawid:revision", e.Record.Revision)
+		w.s("daawid:status", string(e.Status))
+		w.s("daawid:lastConfirmed", e.Record.LastConfirmedAt)
+		if e.Status == schemas.StatusSuspended {
+			return
+		}
+		v := e.Verification
+		w.obj("daawid:verification", func() {
+			w.s("daawid:level", string(v.Level))
+			w.arr("daawid:domain", func() {
+				for _, d := range v.Domains {
+					w.obj("", func() {
+						w.s("daawid:host", d.Host)
+						w.s("daawid:domainStatus", string(d.Status))
+						w.s("daawid:method", string(d.Method))
+						w.s("daawid:verifiedAt", d.VerifiedAt)
+						w.s("daawid:lastCheckedAt", d.LastCheckedAt)
+						w.s("daawid:graceUntil", d.GraceUntil)
+					})
+				}
+			})
+			w.s("daawid:contactConfirmedAt", v.ContactConfirmedAt)
+			w.s("daawid:lapsedAt", v.LapsedAt)
+		})
+		w.arr("daawid:provenance", func() {
+			for _, p := range e.Provenance {
+				w.obj("", func() {
+					w.s("daawid:path", p.Path)
+					w.s("daawid:source", string(p.Source))
+					w.s("daawid:observedAt", p.ObservedAt)
+					w.s("daawid:reference", p.Reference)
+					w.s("daawid:referenceKind", string(p.ReferenceKind))
+				})
+			}
+		})
+	})
 }
 
 // subjectType is the entry's @type (LD-07..LD-09).
@@ -153,203 +217,215 @@ func (l *ldBuilder) subjectType() string {
 	return "LocalBusiness"
 }
 
-// subject is graph node 2 in the property order of the example (LD-62).
-func (l *ldBuilder) subject() obj {
-	e := l.e
+// subjectNode is graph node 2 in the property order of the example (LD-62).
+func (l *ldBuilder) subjectNode() {
+	e, w := l.e, &l.w
 	typ := l.subjectType()
 	person := typ == "Person"
 	local := !person && typ != "Organization"
-	s := obj{{"@type", typ}, {"@id", l.site.EntryIRI(e.ID)}, {"name", e.DisplayName}}
-	if e.Status == schemas.StatusSuspended {
-		return s
-	}
-	s.add("alternateName", e.AlternateNames)
-	op := e.Operator
-	if op != nil && !person {
-		s.add("legalName", op.LegalName)
-	}
-	if op != nil {
-		s.add("vatID", op.VATID)
-	}
-	ids := []any{obj{{"@type", "PropertyValue"}, {"propertyID", "daawid"}, {"value", e.ID}}}
-	if op != nil && op.Register != nil {
-		ids = append(ids, obj{{"@type", "PropertyValue"}, {"propertyID", op.Register.Type}, {"value", registerReference(op.Register)}})
-	}
-	if op != nil && op.EconomicID != "" && op.Address.Country == "DE" {
-		ids = append(ids, obj{{"@type", "PropertyValue"}, {"propertyID", "DE:W-IdNr"}, {"value", op.EconomicID}})
-	} else if op != nil && op.EconomicID != "" {
-		ids = append(ids, obj{{"@type", "PropertyValue"}, {"propertyID", op.Address.Country + ":BusinessId"}, {"value", op.EconomicID}})
-	}
-	s.add("identifier", ids)
-	if len(e.Description) > 0 {
-		s.add("description", ltext(l, e.Description))
-		s.add("disambiguatingDescription", ltext(l, e.Summary))
-	} else {
-		s.add("description", ltext(l, e.Summary))
-	}
-	if e.Voice != nil && !person {
-		s.add("slogan", ltext(l, e.Voice.Tagline))
-	}
-	for _, d := range e.Domains {
-		if d.Primary {
-			s.add("url", "https://"+d.Host)
+	w.obj("", func() {
+		w.s("@type", typ)
+		w.s("@id", l.subject)
+		w.s("name", e.DisplayName)
+		if e.Status == schemas.StatusSuspended {
+			return
 		}
-	}
-	s.add("sameAs", e.Profiles)
-	l.addMedia(&s, person)
-	if tel, mail := l.businessContact(); tel != "" || mail != "" {
-		s.add("telephone", tel)
-		s.add("email", mail)
-	}
-	if !person {
-		if e.FoundingYear != 0 {
-			s.add("foundingDate", strconv.Itoa(e.FoundingYear))
+		w.strs("alternateName", e.AlternateNames)
+		op := e.Operator
+		if op != nil && !person {
+			w.s("legalName", op.LegalName)
 		}
-		s.add("numberOfEmployees", employeesValue(e.Employees))
-	}
-	s.add("knowsLanguage", oneOrMany(e.LanguagesSpoken))
-	if p := e.PrimaryLocation(); p != nil && !person {
-		s.add("address", postalAddress(p))
-		if p.AddressDisplay != schemas.DisplayLocalityOnly {
-			s.add("geo", geoValue(p.Geo))
+		if op != nil {
+			w.s("vatID", op.VATID)
 		}
-		if local {
-			s.add("openingHoursSpecification", hoursSpecs(p.Hours))
-			s.add("specialOpeningHoursSpecification", exceptionSpecs(p.HoursExceptions))
-			s.add("daawid:timeZone", p.TimeZone)
-			s.add("daawid:visits", string(p.Visits))
-		}
-	}
-	if !person {
-		s.add("areaServed", l.areaServed(e.ServiceArea))
-		if e.ServiceArea != nil && e.ServiceArea.Anywhere {
-			s.add("daawid:servesAnywhere", true)
-		}
-		var others []any
-		for _, loc := range e.Locations {
-			if p := e.PrimaryLocation(); p != nil && loc.ID == p.ID {
-				continue
+		w.arr("identifier", func() {
+			w.obj("", func() { w.s("@type", "PropertyValue"); w.s("propertyID", "daawid"); w.s("value", e.ID) })
+			if op == nil {
+				return
 			}
-			others = append(others, l.place(loc))
-		}
-		s.add("location", others)
-	} else {
-		var places []any
-		for _, loc := range e.Locations {
-			places = append(places, l.place(loc))
-		}
-		s.add("workLocation", places)
-	}
-	var paymentPolicy *schemas.Policy
-	for i := range e.Policies {
-		if e.Policies[i].Type == schemas.PolicyPayment {
-			paymentPolicy = &e.Policies[i]
-		}
-	}
-	if paymentPolicy != nil && local {
-		s.add("paymentAccepted", paymentWordsIn(paymentPolicy.Methods, l.paymentLang()))
-		s.add("currenciesAccepted", strings.Join(paymentPolicy.Currencies, ", "))
-	}
-	s.add("contactPoint", l.contactPoints())
-	l.addCredentials(&s)
-	s.add("makesOffer", l.offers())
-	s.add("potentialAction", l.actions())
-	s.add("subjectOf", l.faqPages())
-	s.add("daawid:category", e.Categories)
-	s.add("daawid:naceCode", e.NACECodes)
-	s.add("daawid:capacity", l.capacity())
-	s.add("daawid:policy", l.policies(paymentPolicy != nil && !local))
-	s.add("daawid:routing", l.routing())
-	if p := e.AgentPolicy; p != nil {
-		s.add("daawid:agentPolicy", obj{
-			{"daawid:agentRequests", string(p.AgentRequests)},
-			{"daawid:unsolicitedOutreach", string(p.UnsolicitedOutreach)},
-			{"daawid:agentsMustDisclose", p.AgentsMustDisclose},
+			if r := op.Register; r != nil {
+				w.obj("", func() {
+					w.s("@type", "PropertyValue")
+					w.s("propertyID", r.Type)
+					w.s("value", registerReference(r))
+				})
+			}
+			if op.EconomicID != "" {
+				w.obj("", func() {
+					w.s("@type", "PropertyValue")
+					if op.Address.Country == "DE" {
+						w.s("propertyID", "DE:W-IdNr")
+					} else {
+						w.s2("propertyID", op.Address.Country, ":BusinessId")
+					}
+					w.s("value", op.EconomicID)
+				})
+			}
 		})
-	}
-	s.add("daawid:voice", l.voice())
-	if e.Brand != nil {
-		s.add("daawid:brandKit", BrandKitURL(l.site, e.ID))
-	}
-	return s
+		if len(e.Description) > 0 {
+			ltext(l, "description", e.Description)
+			ltext(l, "disambiguatingDescription", e.Summary)
+		} else {
+			ltext(l, "description", e.Summary)
+		}
+		if e.Voice != nil && !person {
+			ltext(l, "slogan", e.Voice.Tagline)
+		}
+		for _, d := range e.Domains {
+			if d.Primary {
+				w.s2("url", "https://", d.Host)
+			}
+		}
+		w.strs("sameAs", e.Profiles)
+		l.media(person)
+		tel, mail := l.businessContact()
+		w.s("telephone", tel)
+		w.s("email", mail)
+		if !person {
+			if e.FoundingYear != 0 {
+				w.s("foundingDate", strconv.Itoa(e.FoundingYear))
+			}
+			l.employees(e.Employees)
+		}
+		w.oneOrMany("knowsLanguage", e.LanguagesSpoken)
+		primary := e.PrimaryLocation()
+		if primary != nil && !person {
+			l.postalAddress("address", primary)
+			if primary.AddressDisplay != schemas.DisplayLocalityOnly {
+				l.geo("geo", primary.Geo)
+			}
+			if local {
+				l.hoursSpecs("openingHoursSpecification", primary.Hours)
+				l.exceptionSpecs("specialOpeningHoursSpecification", primary.HoursExceptions)
+				w.s("daawid:timeZone", primary.TimeZone)
+				w.s("daawid:visits", string(primary.Visits))
+			}
+		}
+		if !person {
+			l.areaServed("areaServed", e.ServiceArea)
+			if e.ServiceArea != nil && e.ServiceArea.Anywhere {
+				w.b("daawid:servesAnywhere", true)
+			}
+			w.arr("location", func() {
+				for i := range e.Locations {
+					if primary == nil || e.Locations[i].ID != primary.ID {
+						l.place(&e.Locations[i])
+					}
+				}
+			})
+		} else {
+			w.arr("workLocation", func() {
+				for i := range e.Locations {
+					l.place(&e.Locations[i])
+				}
+			})
+		}
+		var payment *schemas.Policy
+		for i := range e.Policies {
+			if e.Policies[i].Type == schemas.PolicyPayment {
+				payment = &e.Policies[i]
+			}
+		}
+		if payment != nil && local {
+			lang := e.DefaultLanguage
+			if l.embedded {
+				lang = l.lang
+			}
+			w.s("paymentAccepted", paymentWordsIn(payment.Methods, lang))
+			w.s("currenciesAccepted", strings.Join(payment.Currencies, ", "))
+		}
+		l.contactPoints()
+		l.credentials()
+		l.offers()
+		l.actions()
+		l.faqPages()
+		w.strs("daawid:category", e.Categories)
+		w.strs("daawid:naceCode", e.NACECodes)
+		l.capacity()
+		l.policies(payment != nil && !local)
+		l.routing()
+		if p := e.AgentPolicy; p != nil {
+			w.obj("daawid:agentPolicy", func() {
+				w.s("daawid:agentRequests", string(p.AgentRequests))
+				w.s("daawid:unsolicitedOutreach", string(p.UnsolicitedOutreach))
+				w.b("daawid:agentsMustDisclose", p.AgentsMustDisclose)
+			})
+		}
+		l.voice()
+		if e.Brand != nil {
+			w.s2("daawid:brandKit", l.site.APIEntryURL(e.ID), "/brand-kit")
+		}
+	})
 }
 
-func (l *ldBuilder) paymentLang() string {
-	if l.embedded {
-		return l.lang
-	}
-	return l.e.DefaultLanguage
-}
-
-func oneOrMany(items []string) any {
-	switch len(items) {
-	case 0:
-		return nil
-	case 1:
-		return items[0]
-	}
-	return items
-}
-
-// employeesValue maps a bucket to a QuantitativeValue (LD-21).
-func employeesValue(r schemas.EmployeesRange) any {
+// employees maps a bucket to a QuantitativeValue (LD-21).
+func (l *ldBuilder) employees(r schemas.EmployeesRange) {
 	if r == "" || !schemas.Known(r) {
-		return nil
+		return
 	}
+	w := &l.w
 	s := string(r)
-	q := obj{{"@type", "QuantitativeValue"}}
-	switch {
-	case strings.HasSuffix(s, "+"):
-		n, _ := strconv.Atoi(strings.TrimSuffix(s, "+"))
-		q.add("minValue", n)
-	case strings.Contains(s, "-"):
-		a, b, _ := strings.Cut(s, "-")
-		lo, _ := strconv.Atoi(a)
-		hi, _ := strconv.Atoi(b)
-		q.add("minValue", lo)
-		q.add("maxValue", hi)
-	default:
-		n, _ := strconv.Atoi(s)
-		q.add("minValue", n)
-		q.add("maxValue", n)
-	}
-	return q
+	w.obj("numberOfEmployees", func() {
+		w.s("@type", "QuantitativeValue")
+		switch {
+		case strings.HasSuffix(s, "+"):
+			n, _ := strconv.Atoi(strings.TrimSuffix(s, "+"))
+			w.i("minValue", n)
+		case strings.Contains(s, "-"):
+			a, b, _ := strings.Cut(s, "-")
+			lo, _ := strconv.Atoi(a)
+			hi, _ := strconv.Atoi(b)
+			w.i("minValue", lo)
+			w.i("maxValue", hi)
+		default:
+			n, _ := strconv.Atoi(s)
+			w.i("minValue", n)
+			w.i("maxValue", n)
+		}
+	})
 }
 
-func (l *ldBuilder) addMedia(s *obj, person bool) {
-	e := l.e
+// media writes logo and image: every media item but the logo is an image
+// (decision D21).
+func (l *ldBuilder) media(person bool) {
+	e, w := l.e, &l.w
 	logoID := ""
 	if e.Brand != nil {
 		logoID = e.Brand.Logo
 	}
 	if m := e.MediaItem(logoID); m != nil && !person {
-		s.add("logo", l.imageObject(*m))
+		l.imageObject("logo", m)
 	}
-	var imgs []any
-	for _, m := range e.Media {
-		if m.ID != logoID {
-			imgs = append(imgs, l.imageObject(m))
+	w.arr("image", func() {
+		for i := range e.Media {
+			if e.Media[i].ID != logoID {
+				l.imageObject("", &e.Media[i])
+			}
 		}
-	}
-	s.add("image", imgs)
+	})
 }
 
-func (l *ldBuilder) imageObject(m schemas.Media) obj {
-	o := obj{{"@type", "ImageObject"}, {"@id", l.iri(m.ID)}, {"url", m.URL}, {"encodingFormat", m.EncodingFormat}}
-	if m.Width > 0 {
-		o.add("width", m.Width)
-	}
-	if m.Height > 0 {
-		o.add("height", m.Height)
-	}
-	o.add("caption", ltext(l, m.Caption))
-	return o
+func (l *ldBuilder) imageObject(k string, m *schemas.Media) {
+	w := &l.w
+	w.obj(k, func() {
+		w.s("@type", "ImageObject")
+		l.id(m.ID)
+		w.s("url", m.URL)
+		w.s("encodingFormat", m.EncodingFormat)
+		if m.Width > 0 {
+			w.i("width", m.Width)
+		}
+		if m.Height > 0 {
+			w.i("height", m.Height)
+		}
+		ltext(l, "caption", m.Caption)
+	})
 }
 
 // businessContact is the first public phone and e-mail (LD-33; decision
-// D11: contact points in their order).
+// D11).
 func (l *ldBuilder) businessContact() (tel, mail string) {
-	for _, c := range l.e.PublicContactPoints() {
+	for _, c := range l.public {
 		if tel == "" {
 			tel = c.Phone
 		}
@@ -360,28 +436,34 @@ func (l *ldBuilder) businessContact() (tel, mail string) {
 	return tel, mail
 }
 
-func postalAddress(loc *schemas.Location) obj {
-	a := loc.Address
-	o := obj{{"@type", "PostalAddress"}}
-	if loc.AddressDisplay != schemas.DisplayLocalityOnly {
-		street := a.Street
-		if a.Extra != "" {
-			street = strings.TrimSpace(street + ", " + a.Extra)
+func (l *ldBuilder) postalAddress(k string, loc *schemas.Location) {
+	w, a := &l.w, loc.Address
+	w.obj(k, func() {
+		w.s("@type", "PostalAddress")
+		if loc.AddressDisplay != schemas.DisplayLocalityOnly {
+			if a.Extra != "" && a.Street != "" {
+				w.s("streetAddress", a.Street+", "+a.Extra)
+			} else {
+				w.s("streetAddress", a.Street+a.Extra)
+			}
 		}
-		o.add("streetAddress", street)
-	}
-	o.add("postalCode", a.PostalCode)
-	o.add("addressLocality", a.Locality)
-	o.add("addressRegion", a.Region)
-	o.add("addressCountry", a.Country)
-	return o
+		w.s("postalCode", a.PostalCode)
+		w.s("addressLocality", a.Locality)
+		w.s("addressRegion", a.Region)
+		w.s("addressCountry", a.Country)
+	})
 }
 
-func geoValue(g *schemas.Geo) any {
+func (l *ldBuilder) geo(k string, g *schemas.Geo) {
 	if g == nil {
-		return nil
+		return
 	}
-	return obj{{"@type", "GeoCoordinates"}, {"latitude", g.Lat}, {"longitude", g.Lng}}
+	w := &l.w
+	w.obj(k, func() {
+		w.s("@type", "GeoCoordinates")
+		w.f("latitude", g.Lat)
+		w.f("longitude", g.Lng)
+	})
 }
 
 var dayNames = map[schemas.DayOfWeek]string{
@@ -390,220 +472,264 @@ var dayNames = map[schemas.DayOfWeek]string{
 
 // hoursSpecs maps opening hours to OpeningHoursSpecification; closed days
 // are left out, as schema.org expects (LD-28).
-func hoursSpecs(rules []schemas.HoursRule) any {
-	var out []any
-	for _, r := range rules {
-		if r.Closed {
-			continue
-		}
-		var days []string
-		for _, d := range r.Days {
-			if n, ok := dayNames[d]; ok {
-				days = append(days, n)
+func (l *ldBuilder) hoursSpecs(k string, rules []schemas.HoursRule) {
+	w := &l.w
+	w.arr(k, func() {
+		for _, r := range rules {
+			if r.Closed {
+				continue
 			}
+			w.obj("", func() {
+				w.s("@type", "OpeningHoursSpecification")
+				if len(r.Days) == 1 {
+					w.s("dayOfWeek", dayNames[r.Days[0]])
+				} else {
+					w.arr("dayOfWeek", func() {
+						for _, d := range r.Days {
+							w.s("", dayNames[d])
+						}
+					})
+				}
+				w.s("opens", r.Opens)
+				w.s("closes", r.Closes)
+			})
 		}
-		out = append(out, obj{{"@type", "OpeningHoursSpecification"}, {"dayOfWeek", oneOrMany(days)}, {"opens", r.Opens}, {"closes", r.Closes}})
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	})
 }
 
 // exceptionSpecs maps dated exceptions; closed is 00:00–00:00 (LD-29).
-func exceptionSpecs(xs []schemas.HoursException) any {
-	var out []any
-	for _, x := range xs {
-		opens, closes := x.Opens, x.Closes
-		if x.Closed {
-			opens, closes = "00:00", "00:00"
+func (l *ldBuilder) exceptionSpecs(k string, xs []schemas.HoursException) {
+	w := &l.w
+	w.arr(k, func() {
+		for _, x := range xs {
+			opens, closes := x.Opens, x.Closes
+			if x.Closed {
+				opens, closes = "00:00", "00:00"
+			}
+			w.obj("", func() {
+				w.s("@type", "OpeningHoursSpecification")
+				w.s("validFrom", x.From)
+				w.s("validThrough", x.To)
+				w.s("opens", opens)
+				w.s("closes", closes)
+			})
 		}
-		out = append(out, obj{{"@type", "OpeningHoursSpecification"}, {"validFrom", x.From}, {"validThrough", x.To}, {"opens", opens}, {"closes", closes}})
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	})
 }
 
-func (l *ldBuilder) place(loc schemas.Location) obj {
-	p := obj{{"@type", "Place"}, {"@id", l.iri(loc.ID)}}
-	p.add("name", loc.Name)
-	p.add("address", postalAddress(&loc))
-	if loc.AddressDisplay != schemas.DisplayLocalityOnly {
-		p.add("geo", geoValue(loc.Geo))
-	}
-	p.add("openingHoursSpecification", hoursSpecs(loc.Hours))
-	p.add("specialOpeningHoursSpecification", exceptionSpecs(loc.HoursExceptions))
-	p.add("daawid:timeZone", loc.TimeZone)
-	p.add("daawid:visits", string(loc.Visits))
-	return p
+func (l *ldBuilder) place(loc *schemas.Location) {
+	w := &l.w
+	w.obj("", func() {
+		w.s("@type", "Place")
+		l.id(loc.ID)
+		w.s("name", loc.Name)
+		l.postalAddress("address", loc)
+		if loc.AddressDisplay != schemas.DisplayLocalityOnly {
+			l.geo("geo", loc.Geo)
+		}
+		l.hoursSpecs("openingHoursSpecification", loc.Hours)
+		l.exceptionSpecs("specialOpeningHoursSpecification", loc.HoursExceptions)
+		w.s("daawid:timeZone", loc.TimeZone)
+		w.s("daawid:visits", string(loc.Visits))
+	})
 }
 
 var placeTypes = map[schemas.ServicePlaceType]string{"city": "City", "administrative_area": "AdministrativeArea", "country": "Country"}
 
 // areaServed maps a service area (LD-31).
-func (l *ldBuilder) areaServed(sa *schemas.ServiceArea) any {
+func (l *ldBuilder) areaServed(k string, sa *schemas.ServiceArea) {
 	if sa == nil {
-		return nil
+		return
 	}
-	var out []any
-	if r := sa.Radius; r != nil {
-		g := r.Center.Geo
-		if loc := l.e.Location(r.Center.LocationID); loc != nil {
-			g = loc.Geo
-			if loc.AddressDisplay == schemas.DisplayLocalityOnly {
-				g = nil // the centre would give away the street (I15)
+	w := &l.w
+	w.arr(k, func() {
+		if r := sa.Radius; r != nil {
+			g := r.Center.Geo
+			if loc := l.e.Location(r.Center.LocationID); loc != nil {
+				g = loc.Geo
+				if loc.AddressDisplay == schemas.DisplayLocalityOnly {
+					g = nil // the centre would give the street away (I15)
+				}
+			}
+			if g != nil {
+				w.obj("", func() {
+					w.s("@type", "GeoCircle")
+					l.geo("geoMidpoint", g)
+					w.i("geoRadius", int(math.Round(r.Km*1000)))
+				})
 			}
 		}
-		if g != nil {
-			out = append(out, obj{{"@type", "GeoCircle"}, {"geoMidpoint", geoValue(g)}, {"geoRadius", int(math.Round(r.Km * 1000))}})
+		for _, p := range sa.Places {
+			t, ok := placeTypes[p.Type]
+			if !ok {
+				t = "Place"
+			}
+			w.obj("", func() { w.s("@type", t); w.s("name", p.Name) })
 		}
-	}
-	for _, p := range sa.Places {
-		t, ok := placeTypes[p.Type]
-		if !ok {
-			t = "Place"
-		}
-		out = append(out, obj{{"@type", t}, {"name", p.Name}})
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	})
 }
 
-func (l *ldBuilder) contactPoints() any {
-	var out []any
-	for _, c := range l.e.PublicContactPoints() {
-		o := obj{{"@type", "ContactPoint"}, {"@id", l.iri(c.ID)}, {"name", c.Name}}
-		if len(c.Purposes) > 0 {
-			ps := make([]string, len(c.Purposes))
-			for i, p := range c.Purposes {
-				ps[i] = string(p)
-			}
-			o.add("contactType", strings.Join(ps, ", "))
+func (l *ldBuilder) contactPoints() {
+	w := &l.w
+	w.arr("contactPoint", func() {
+		for _, c := range l.public {
+			w.obj("", func() {
+				w.s("@type", "ContactPoint")
+				l.id(c.ID)
+				w.s("name", c.Name)
+				if len(c.Purposes) > 0 {
+					ps := make([]string, len(c.Purposes))
+					for i, p := range c.Purposes {
+						ps[i] = string(p)
+					}
+					w.s("contactType", strings.Join(ps, ", "))
+				}
+				w.s("telephone", c.Phone)
+				w.s("email", c.Email)
+				w.oneOrMany("availableLanguage", c.Languages)
+				l.hoursSpecs("hoursAvailable", c.Hours)
+			})
 		}
-		o.add("telephone", c.Phone)
-		o.add("email", c.Email)
-		o.add("availableLanguage", oneOrMany(c.Languages))
-		o.add("hoursAvailable", hoursSpecs(c.Hours))
-		out = append(out, o)
-	}
-	return out
+	})
 }
 
-func (l *ldBuilder) addCredentials(s *obj) {
-	var has, member, award []any
-	for _, c := range l.e.Credentials {
-		switch c.Type {
-		case schemas.CredentialMembership:
-			o := obj{{"@type", "Organization"}}
-			if c.Issuer != nil {
-				o.add("name", c.Issuer.Name)
-				o.add("url", c.Issuer.URL)
-			} else {
-				o.add("name", c.Name)
-			}
-			member = append(member, o)
-		case schemas.CredentialAward:
-			award = append(award, c.Name)
-		default:
-			if !schemas.Known(c.Type) {
+// credentials maps credentials: qualifications to hasCredential,
+// memberships to memberOf, awards to award (LD-48, LD-49).
+func (l *ldBuilder) credentials() {
+	e, w := l.e, &l.w
+	w.arr("hasCredential", func() {
+		for _, c := range e.Credentials {
+			if c.Type == schemas.CredentialMembership || c.Type == schemas.CredentialAward || !schemas.Known(c.Type) {
 				continue
 			}
-			o := obj{{"@type", "EducationalOccupationalCredential"}, {"@id", l.iri(c.ID)}, {"name", c.Name}, {"credentialCategory", string(c.Type)}}
-			if c.Issuer != nil {
-				r := obj{{"@type", "Organization"}, {"name", c.Issuer.Name}}
-				r.add("url", c.Issuer.URL)
-				o.add("recognizedBy", r)
+			w.obj("", func() {
+				w.s("@type", "EducationalOccupationalCredential")
+				l.id(c.ID)
+				w.s("name", c.Name)
+				w.s("credentialCategory", string(c.Type))
+				if c.Issuer != nil {
+					w.obj("recognizedBy", func() {
+						w.s("@type", "Organization")
+						w.s("name", c.Issuer.Name)
+						w.s("url", c.Issuer.URL)
+					})
+				}
+				w.s("expires", c.ValidUntil)
+			})
+		}
+	})
+	w.arr("memberOf", func() {
+		for _, c := range e.Credentials {
+			if c.Type != schemas.CredentialMembership {
+				continue
 			}
-			o.add("expires", c.ValidUntil)
-			has = append(has, o)
+			w.obj("", func() {
+				w.s("@type", "Organization")
+				if c.Issuer != nil {
+					w.s("name", c.Issuer.Name)
+					w.s("url", c.Issuer.URL)
+				} else {
+					w.s("name", c.Name)
+				}
+			})
+		}
+	})
+	var awards []string
+	for _, c := range e.Credentials {
+		if c.Type == schemas.CredentialAward {
+			awards = append(awards, c.Name)
 		}
 	}
-	s.add("hasCredential", has)
-	s.add("memberOf", member)
-	if len(award) == 1 {
-		s.add("award", award[0])
-	} else {
-		s.add("award", award)
-	}
+	w.oneOrMany("award", awards)
 }
 
 // priceSpec maps a price (LD-37..LD-40); on_request has none (LD-41).
-func priceSpec(p *schemas.Price) any {
+func (l *ldBuilder) priceSpec(k string, p *schemas.Price) {
 	if p == nil || p.Kind == schemas.PriceOnRequest || !schemas.Known(p.Kind) {
-		return nil
+		return
 	}
-	typ := "PriceSpecification"
-	if p.Unit != "" {
-		typ = "UnitPriceSpecification"
-	}
-	o := obj{{"@type", typ}}
-	switch p.Kind {
-	case schemas.PriceFixed:
-		o.add("price", p.Amount)
-	case schemas.PriceFrom:
-		o.add("minPrice", p.Min)
-	case schemas.PriceRange:
-		o.add("minPrice", p.Min)
-		o.add("maxPrice", p.Max)
-	}
-	o.add("priceCurrency", p.Currency)
-	o.add("unitCode", UnitCodes[p.Unit])
-	if p.VATIncluded != nil {
-		o.add("valueAddedTaxIncluded", *p.VATIncluded)
-	}
-	return o
-}
-
-func leadTime(r *schemas.DurationRange) any {
-	if r == nil {
-		return nil
-	}
-	o := obj{{"daawid:min", r.Min}}
-	o.add("daawid:max", r.Max)
-	return o
-}
-
-func (l *ldBuilder) offers() any {
-	e := l.e
-	var out []any
-	for _, off := range e.Offerings {
-		kind := "Service"
-		if off.Kind == "product" {
-			kind = "Product"
-		}
-		item := obj{{"@type", kind}, {"name", ltext(l, off.Name)}}
-		item.add("description", ltext(l, off.Description))
-		o := obj{{"@type", "Offer"}, {"@id", l.iri(off.ID)}, {"itemOffered", item}}
-		o.add("priceSpecification", priceSpec(off.Price))
-		if off.Availability == "in_stock" {
-			o.add("availability", "https://schema.org/InStock")
-		}
-		o.add("areaServed", l.areaServed(off.ServiceArea))
-		if off.Price != nil {
-			o.add("daawid:priceKind", string(off.Price.Kind))
-		}
-		o.add("daawid:audience", string(off.Audience))
-		o.add("daawid:typicalLeadTime", leadTime(off.LeadTime))
-		var acts []any
-		for _, a := range e.EnabledActions() {
-			for _, id := range a.OfferingIDs {
-				if id == off.ID {
-					acts = append(acts, l.ref(a.ID))
-				}
-			}
-		}
-		if len(acts) == 1 {
-			o.add("potentialAction", acts[0])
+	w := &l.w
+	w.obj(k, func() {
+		if p.Unit != "" {
+			w.s("@type", "UnitPriceSpecification")
 		} else {
-			o.add("potentialAction", acts)
+			w.s("@type", "PriceSpecification")
 		}
-		out = append(out, o)
+		switch p.Kind {
+		case schemas.PriceFixed:
+			w.s("price", p.Amount)
+		case schemas.PriceFrom:
+			w.s("minPrice", p.Min)
+		case schemas.PriceRange:
+			w.s("minPrice", p.Min)
+			w.s("maxPrice", p.Max)
+		}
+		w.s("priceCurrency", p.Currency)
+		w.s("unitCode", UnitCodes[p.Unit])
+		if p.VATIncluded != nil {
+			w.b("valueAddedTaxIncluded", *p.VATIncluded)
+		}
+	})
+}
+
+func (l *ldBuilder) leadTime(k string, r *schemas.DurationRange) {
+	if r == nil {
+		return
 	}
-	return out
+	w := &l.w
+	w.obj(k, func() {
+		w.s("daawid:min", r.Min)
+		w.s("daawid:max", r.Max)
+	})
+}
+
+func (l *ldBuilder) offers() {
+	e, w := l.e, &l.w
+	w.arr("makesOffer", func() {
+		for i := range e.Offerings {
+			off := &e.Offerings[i]
+			w.obj("", func() {
+				w.s("@type", "Offer")
+				l.id(off.ID)
+				w.obj("itemOffered", func() {
+					if off.Kind == "product" {
+						w.s("@type", "Product")
+					} else {
+						w.s("@type", "Service")
+					}
+					ltext(l, "name", off.Name)
+					ltext(l, "description", off.Description)
+				})
+				l.priceSpec("priceSpecification", off.Price)
+				if off.Availability == "in_stock" {
+					w.s("availability", "https://schema.org/InStock")
+				}
+				l.areaServed("areaServed", off.ServiceArea)
+				if off.Price != nil {
+					w.s("daawid:priceKind", string(off.Price.Kind))
+				}
+				w.s("daawid:audience", string(off.Audience))
+				l.leadTime("daawid:typicalLeadTime", off.LeadTime)
+				var acts []string
+				for _, a := range l.enabled {
+					for _, id := range a.OfferingIDs {
+						if id == off.ID {
+							acts = append(acts, a.ID)
+						}
+					}
+				}
+				if len(acts) == 1 {
+					l.ref("potentialAction", acts[0])
+				} else {
+					w.arr("potentialAction", func() {
+						for _, id := range acts {
+							l.ref("", id)
+						}
+					})
+				}
+			})
+		}
+	})
 }
 
 var actionLDTypes = map[schemas.ActionType]string{
@@ -612,164 +738,200 @@ var actionLDTypes = map[schemas.ActionType]string{
 }
 
 // actions maps enabled actions to potentialAction (LD-54..LD-56).
-func (l *ldBuilder) actions() any {
-	var out []any
-	for _, a := range l.e.EnabledActions() {
-		t, ok := actionLDTypes[a.Type]
-		if !ok {
-			continue
+func (l *ldBuilder) actions() {
+	w := &l.w
+	w.arr("potentialAction", func() {
+		for _, a := range l.enabled {
+			t, ok := actionLDTypes[a.Type]
+			if !ok {
+				continue
+			}
+			w.obj("", func() {
+				w.s("@type", t)
+				l.id(a.ID)
+				ltext(l, "name", a.Name)
+				w.s("daawid:actionType", string(a.Type))
+				w.b("daawid:requiresUserConfirmation", !a.Handoff())
+				w.s("daawid:expectedResponse", a.ExpectedResponse)
+				w.arr("target", func() {
+					w.obj("", func() {
+						w.s("@type", "EntryPoint")
+						w.s("urlTemplate", l.site.ActionRunsURL(a.ID))
+						w.s("httpMethod", "POST")
+						w.s("contentType", "application/json")
+					})
+					if a.WebForm {
+						w.obj("", func() {
+							w.s("@type", "EntryPoint")
+							w.s("urlTemplate", l.site.ActionFormURL(l.e.Slug, a.ID))
+							w.s("actionPlatform", "https://schema.org/DesktopWebPlatform")
+						})
+					}
+				})
+			})
 		}
-		o := obj{{"@type", t}, {"@id", l.iri(a.ID)}, {"name", ltext(l, a.Name)}, {"daawid:actionType", string(a.Type)}, {"daawid:requiresUserConfirmation", !a.Handoff()}}
-		o.add("daawid:expectedResponse", a.ExpectedResponse)
-		targets := []any{obj{{"@type", "EntryPoint"}, {"urlTemplate", l.site.ActionRunsURL(a.ID)}, {"httpMethod", "POST"}, {"contentType", "application/json"}}}
-		if a.WebForm {
-			targets = append(targets, obj{{"@type", "EntryPoint"}, {"urlTemplate", l.site.ActionFormURL(l.e.Slug, a.ID)}, {"actionPlatform", "https://schema.org/DesktopWebPlatform"}})
-		}
-		o.add("target", targets)
-		out = append(out, o)
-	}
-	return out
+	})
 }
 
 // faqPages maps FAQs to one FAQPage per language (LD-50, LD-14; decision
-// D2): the standalone file has a page for each language any FAQ is written
+// D2): the standalone file has a page for each language an FAQ is written
 // in, with plain strings and inLanguage; the embedded one has the page's
 // language only.
-func (l *ldBuilder) faqPages() any {
-	e := l.e
+func (l *ldBuilder) faqPages() {
+	e, w := l.e, &l.w
 	if len(e.FAQs) == 0 {
-		return nil
+		return
 	}
-	page := func(lang string, fallback bool) any {
-		var qs []any
-		for _, f := range e.FAQs {
-			q, a := f.Question[lang], f.Answer[lang]
-			if fallback {
-				q, a = f.Question.Resolve(lang, e.DefaultLanguage), f.Answer.Resolve(lang, e.DefaultLanguage)
+	page := func(k, lang string, fallback bool) {
+		w.obj(k, func() {
+			mark, first := len(w.buf), w.first
+			w.s("@type", "FAQPage")
+			w.s("inLanguage", lang)
+			if !w.arr("mainEntity", func() {
+				for _, f := range e.FAQs {
+					q, a := f.Question[lang], f.Answer[lang]
+					if fallback {
+						q, a = f.Question.Resolve(lang, e.DefaultLanguage), f.Answer.Resolve(lang, e.DefaultLanguage)
+					}
+					if q == "" || a == "" {
+						continue
+					}
+					w.obj("", func() {
+						w.s("@type", "Question")
+						w.s("name", q)
+						w.obj("acceptedAnswer", func() { w.s("@type", "Answer"); w.s("text", a) })
+					})
+				}
+			}) {
+				w.rollback(mark, first) // a page without questions is no page
 			}
-			if q == "" || a == "" {
-				continue
-			}
-			qs = append(qs, obj{{"@type", "Question"}, {"name", q}, {"acceptedAnswer", obj{{"@type", "Answer"}, {"text", a}}}})
-		}
-		if len(qs) == 0 {
-			return nil
-		}
-		return obj{{"@type", "FAQPage"}, {"inLanguage", lang}, {"mainEntity", qs}}
+		})
 	}
 	if l.embedded {
-		return page(l.lang, true)
+		page("subjectOf", l.lang, true)
+		return
 	}
-	var pages []any
+	var langs []string
 	for _, lang := range e.Languages {
-		if p := page(lang, false); p != nil {
-			pages = append(pages, p)
+		for _, f := range e.FAQs {
+			if f.Question.Has(lang) && f.Answer.Has(lang) {
+				langs = append(langs, lang)
+				break
+			}
 		}
 	}
-	if len(pages) == 1 {
-		return pages[0]
+	if len(langs) == 1 {
+		page("subjectOf", langs[0], false)
+		return
 	}
-	return pages
+	w.arr("subjectOf", func() {
+		for _, lang := range langs {
+			page("", lang, false)
+		}
+	})
 }
 
-func (l *ldBuilder) capacity() any {
-	e := l.e
+func (l *ldBuilder) capacity() {
+	e, w := l.e, &l.w
 	if !e.CapacityActive() {
-		return nil // LD-45, LD-61
+		return // LD-45, LD-61
 	}
 	c := e.Capacity
-	o := obj{{"daawid:capacityStatus", string(c.Status)}}
-	o.add("daawid:nextAvailableFrom", c.NextAvailableFrom)
-	o.add("daawid:leadTime", leadTime(c.LeadTime))
-	o.add("daawid:note", ltext(l, c.Note))
-	o.add("daawid:asOf", c.AsOf)
-	o.add("daawid:expiresAt", c.ExpiresAt)
-	return o
+	w.obj("daawid:capacity", func() {
+		w.s("daawid:capacityStatus", string(c.Status))
+		w.s("daawid:nextAvailableFrom", c.NextAvailableFrom)
+		l.leadTime("daawid:leadTime", c.LeadTime)
+		ltext(l, "daawid:note", c.Note)
+		w.s("daawid:asOf", c.AsOf)
+		w.s("daawid:expiresAt", c.ExpiresAt)
+	})
 }
 
-func (l *ldBuilder) policies(withPayment bool) any {
-	var out []any
-	for _, p := range l.e.Policies {
-		if !schemas.Known(p.Type) || (p.Type == schemas.PolicyPayment && !withPayment) {
-			continue
-		}
-		o := obj{{"daawid:policyType", string(p.Type)}}
-		if p.Type == schemas.PolicyPayment {
-			ms := make([]string, len(p.Methods))
-			for i, m := range p.Methods {
-				ms[i] = string(m)
+func (l *ldBuilder) policies(withPayment bool) {
+	w := &l.w
+	w.arr("daawid:policy", func() {
+		for i := range l.e.Policies {
+			p := &l.e.Policies[i]
+			if !schemas.Known(p.Type) || (p.Type == schemas.PolicyPayment && !withPayment) {
+				continue
 			}
-			o.add("daawid:methods", ms)
-			o.add("daawid:currencies", p.Currencies)
+			w.obj("", func() {
+				w.s("daawid:policyType", string(p.Type))
+				if p.Type == schemas.PolicyPayment {
+					w.arr("daawid:methods", func() {
+						for _, m := range p.Methods {
+							w.s("", string(m))
+						}
+					})
+					w.strs("daawid:currencies", p.Currencies)
+				}
+				if p.Percent != nil {
+					w.f("daawid:percent", *p.Percent)
+				}
+				if p.Free != nil {
+					w.b("daawid:free", *p.Free)
+				}
+				if p.FreeWithinKm != nil {
+					w.f("daawid:freeWithinKm", *p.FreeWithinKm)
+				}
+				if p.Days > 0 {
+					w.i("daawid:days", p.Days)
+				}
+				l.priceSpec("daawid:price", p.Price)
+				ltext(l, "daawid:summary", p.Summary)
+			})
 		}
-		if p.Percent != nil {
-			o.add("daawid:percent", *p.Percent)
-		}
-		if p.Free != nil {
-			o.add("daawid:free", *p.Free)
-		}
-		if p.FreeWithinKm != nil {
-			o.add("daawid:freeWithinKm", *p.FreeWithinKm)
-		}
-		if p.Days > 0 {
-			o.add("daawid:days", p.Days)
-		}
-		o.add("daawid:price", priceSpec(p.Price))
-		o.add("daawid:summary", ltext(l, p.Summary))
-		out = append(out, o)
-	}
-	return out
+	})
 }
 
 // routing maps routing rules; notes and decline reasons stay in the
 // markdown (LD-52), and targets that are not public are left out.
-func (l *ldBuilder) routing() any {
-	e := l.e
-	public := map[string]bool{}
-	for _, c := range e.PublicContactPoints() {
-		public[c.ID] = true
-	}
-	for _, a := range e.EnabledActions() {
-		public[a.ID] = true
-	}
-	var out []any
-	for _, r := range e.Routing {
-		o := obj{{"daawid:audience", string(r.Audience)}, {"daawid:intent", string(r.Intent)}}
-		if r.Decline {
-			o.add("daawid:decline", true)
-		} else if public[r.RouteTo] {
-			o.add("daawid:routeTo", l.ref(r.RouteTo))
-		} else {
-			continue
+func (l *ldBuilder) routing() {
+	w := &l.w
+	public := func(id string) bool {
+		for _, c := range l.public {
+			if c.ID == id {
+				return true
+			}
 		}
-		out = append(out, o)
+		for _, a := range l.enabled {
+			if a.ID == id {
+				return true
+			}
+		}
+		return false
 	}
-	return out
+	w.arr("daawid:routing", func() {
+		for _, r := range l.e.Routing {
+			if !r.Decline && !public(r.RouteTo) {
+				continue
+			}
+			w.obj("", func() {
+				w.s("daawid:audience", string(r.Audience))
+				w.s("daawid:intent", string(r.Intent))
+				if r.Decline {
+					w.b("daawid:decline", true)
+				} else {
+					l.ref("daawid:routeTo", r.RouteTo)
+				}
+			})
+		}
+	})
 }
 
-func (l *ldBuilder) voice() any {
-	v := l.e.Voice
+func (l *ldBuilder) voice() {
+	v, w := l.e.Voice, &l.w
 	if v == nil {
-		return nil
+		return
 	}
-	o := obj{}
-	o.add("daawid:preferredName", v.PreferredName)
-	o.add("daawid:avoidName", v.AvoidNames)
-	o.add("daawid:formality", string(v.Formality))
-	o.add("daawid:tone", v.Tone)
-	var em []any
-	for _, t := range v.Emphasis {
-		switch x := ltext(l, t).(type) {
-		case []any:
-			em = append(em, x...)
-		case nil:
-		default:
-			em = append(em, x)
+	w.obj("daawid:voice", func() {
+		w.s("daawid:preferredName", v.PreferredName)
+		w.strs("daawid:avoidName", v.AvoidNames)
+		w.s("daawid:formality", string(v.Formality))
+		w.strs("daawid:tone", v.Tone)
+		taggedItems(l, "daawid:emphasis", v.Emphasis)
+		if l.e.Kind == schemas.KindPerson {
+			ltext(l, "daawid:tagline", v.Tagline)
 		}
-	}
-	o.add("daawid:emphasis", em)
-	if l.e.Kind == schemas.KindPerson {
-		o.add("daawid:tagline", ltext(l, v.Tagline))
-	}
-	return o
+	})
 }

@@ -46,9 +46,13 @@ func OfferingsMarkdown(e *schemas.Entry, lang string, site Site) []byte {
 
 func markdownDoc(e *schemas.Entry, lang string, site Site, filter func(string) bool, _ int) []byte {
 	b := &builder{e: e, lang: lang, site: site}
-	d := b.document(filter)
+	return writeMarkdown(b, b.document(filter))
+}
+
+// writeMarkdown writes the intermediate document as the §3 markdown.
+func writeMarkdown(b *builder, d *documentModel) []byte {
 	var w mdWriter
-	w.grow(4096)
+	w.grow(sizeHint(b.e))
 	w.frontmatter(b)
 	w.str("# ")
 	w.text(d.title, true)
@@ -65,13 +69,13 @@ func markdownDoc(e *schemas.Entry, lang string, site Site, filter func(string) b
 	return w.bytes()
 }
 
-type mdWriter struct{ sb strings.Builder }
+type mdWriter struct{ buf []byte }
 
-func (w *mdWriter) grow(n int)    { w.sb.Grow(n) }
-func (w *mdWriter) str(s string)  { w.sb.WriteString(s) }
-func (w *mdWriter) bytes() []byte { return []byte(w.sb.String()) }
+func (w *mdWriter) grow(n int)    { w.buf = make([]byte, 0, n) }
+func (w *mdWriter) str(s string)  { w.buf = append(w.buf, s...) }
+func (w *mdWriter) bytes() []byte { return w.buf }
 func (w *mdWriter) text(s string, lineStart bool) {
-	writeMarkdownText(&w.sb, s, lineStart)
+	w.buf = appendMarkdownText(w.buf, s, lineStart)
 }
 
 // frontmatter writes the YAML frontmatter of §3.1 (MD-01..MD-13). Every
@@ -217,24 +221,24 @@ func (w *mdWriter) inline(l line, lineStart bool) {
 	}
 }
 
-// writeMarkdownText writes owner text so that it stays one run of inline
+// appendMarkdownText appends owner text so that it stays one run of inline
 // text whatever it holds (MD injection safety): line breaks become spaces,
 // control characters go, markdown punctuation that could start a construct
 // is backslash-escaped (CommonMark allows escaping any ASCII punctuation),
 // an "&" that could start an entity is escaped, and at the start of a line
 // a block marker (#, -, +, =, a list number) is escaped too.
-func writeMarkdownText(sb *strings.Builder, s string, lineStart bool) {
+func appendMarkdownText(buf []byte, s string, lineStart bool) []byte {
 	s = flattenText(s)
 	if lineStart {
 		s = strings.TrimLeft(s, " ")
 		if s != "" {
 			switch s[0] {
 			case '#', '-', '+', '=':
-				sb.WriteByte('\\')
+				buf = append(buf, '\\')
 			default:
 				if n := leadingDigits(s); n > 0 && n < len(s) && (s[n] == '.' || s[n] == ')') {
-					sb.WriteString(s[:n])
-					sb.WriteByte('\\')
+					buf = append(buf, s[:n]...)
+					buf = append(buf, '\\')
 					s = s[n:]
 				}
 			}
@@ -244,14 +248,15 @@ func writeMarkdownText(sb *strings.Builder, s string, lineStart bool) {
 		c := s[i]
 		switch c {
 		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~':
-			sb.WriteByte('\\')
+			buf = append(buf, '\\')
 		case '&':
 			if entityAhead(s[i+1:]) {
-				sb.WriteByte('\\')
+				buf = append(buf, '\\')
 			}
 		}
-		sb.WriteByte(c)
+		buf = append(buf, c)
 	}
+	return buf
 }
 
 func leadingDigits(s string) int {

@@ -58,7 +58,7 @@ func (b *builder) pathNoun(path string) string {
 	switch top {
 	case "/contactPoints":
 		phone, email := false, false
-		for _, c := range b.e.PublicContactPoints() {
+		for _, c := range b.publicContactPoints() {
 			phone = phone || c.Phone != ""
 			email = email || c.Email != ""
 		}

@@ -13,6 +13,30 @@ type builder struct {
 	e    *schemas.Entry
 	lang string
 	site Site
+	// computed once per builder: the lists every section consults
+	enabled []schemas.Action
+	public  []schemas.ContactPoint
+	lists   bool
+}
+
+// enabledActions are the entry's enabled actions, computed once.
+func (b *builder) enabledActions() []schemas.Action {
+	b.prepare()
+	return b.enabled
+}
+
+// publicContactPoints are the entry's public contact points, computed once.
+func (b *builder) publicContactPoints() []schemas.ContactPoint {
+	b.prepare()
+	return b.public
+}
+
+func (b *builder) prepare() {
+	if !b.lists {
+		b.enabled = b.e.EnabledActions()
+		b.public = b.e.PublicContactPoints()
+		b.lists = true
+	}
 }
 
 // tr resolves localized text in the document's language, falling back to
@@ -343,7 +367,7 @@ func (b *builder) offering(o schemas.Offering) group {
 		ls = append(ls, line{text(d)})
 	}
 	var acts line
-	for _, a := range b.e.EnabledActions() {
+	for _, a := range b.enabledActions() {
 		for _, id := range a.OfferingIDs {
 			if id == o.ID {
 				if len(acts) > 0 {
@@ -459,12 +483,12 @@ var outreachWords = map[schemas.UnsolicitedOutreach]string{
 // routeTarget describes a routing target, or reports false when it is not
 // public (a private contact point or a disabled action is never shown).
 func (b *builder) routeTarget(id string) (line, bool) {
-	for _, a := range b.e.EnabledActions() {
+	for _, a := range b.enabledActions() {
 		if a.ID == id {
 			return line{fixed("action " + string(a.Type) + " "), code(a.ID)}, true
 		}
 	}
-	for _, c := range b.e.PublicContactPoints() {
+	for _, c := range b.publicContactPoints() {
 		if c.ID == id {
 			return line{text(c.Name), fixed(" "), code(c.ID)}, true
 		}
@@ -498,7 +522,7 @@ func (b *builder) contact() []group {
 		}
 	}
 	var ls []line
-	for _, c := range e.PublicContactPoints() {
+	for _, c := range b.publicContactPoints() {
 		l := line{text(c.Name), fixed(" "), code(c.ID)}
 		var parts []run
 		if c.Phone != "" {
@@ -614,7 +638,7 @@ func (b *builder) actions() []group {
 	e := b.e
 	var gs []group
 	privacyStated := false
-	for _, a := range e.EnabledActions() {
+	for _, a := range b.enabledActions() {
 		ls := []line{}
 		idl := line{fixed("ID: "), code(a.ID)}
 		var names []string

@@ -90,7 +90,7 @@ func View(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKe
 			Note: tr(b, c.Note), AsOf: c.AsOf, ExpiresAt: c.ExpiresAt}
 	}
 	if want("contact") {
-		for _, c := range e.PublicContactPoints() {
+		for _, c := range b.publicContactPoints() {
 			v.ContactPoints = append(v.ContactPoints, schemas.ContactPointView{ID: c.ID, Name: c.Name, Purposes: c.Purposes,
 				Phone: c.Phone, Email: c.Email, Languages: c.Languages, Hours: c.Hours, ResponseTime: c.ResponseTime})
 		}
@@ -105,7 +105,7 @@ func View(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKe
 		v.AgentPolicy = e.AgentPolicy
 	}
 	if want("actions") {
-		for _, a := range e.EnabledActions() {
+		for _, a := range b.enabledActions() {
 			v.Actions = append(v.Actions, b.actionView(a))
 		}
 	}
@@ -192,7 +192,7 @@ func (b *builder) offeringView(o schemas.Offering) schemas.OfferingView {
 	ov := schemas.OfferingView{ID: o.ID, Kind: o.Kind, Name: tr(b, o.Name), ShortName: tr(b, o.ShortName), Description: tr(b, o.Description),
 		Category: o.Category, Audience: o.Audience, Price: b.priceView(o.Price), LeadTime: o.LeadTime, Availability: o.Availability,
 		ServiceArea: b.serviceAreaView(o.ServiceArea), MediaIDs: o.MediaIDs}
-	for _, a := range b.e.EnabledActions() {
+	for _, a := range b.enabledActions() {
 		for _, id := range a.OfferingIDs {
 			if id == o.ID {
 				ov.ActionIDs = append(ov.ActionIDs, a.ID)

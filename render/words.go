@@ -1,9 +1,10 @@
 package render
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/daawid/registry/schemas"
 	"github.com/nyaruka/phonenumbers"
@@ -12,21 +13,53 @@ import (
 // The fixed English tokens of the markdown contract (MD-19). Content is in
 // the document's language; these labels never are.
 
-var isoDuration = regexp.MustCompile(`^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$`)
-
 var durationUnits = [...]string{"year", "month", "week", "day", "hour", "minute", "second"}
 
-// durationParts splits an ISO 8601 duration into (count, unit) pairs.
+// durationParts splits an ISO 8601 duration (PnYnMnWnDTnHnMnS, each part
+// optional, in that order) into (count, unit) pairs.
 func durationParts(d string) ([][2]string, bool) {
-	m := isoDuration.FindStringSubmatch(d)
-	if m == nil || d == "P" || d == "PT" {
+	if len(d) < 3 || d[0] != 'P' {
 		return nil, false
 	}
 	var parts [][2]string
-	for i, v := range m[1:] {
-		if v != "" {
-			parts = append(parts, [2]string{v, durationUnits[i]})
+	next := 0 // index into durationUnits: units must come in order
+	inTime := false
+	for i := 1; i < len(d); {
+		if d[i] == 'T' && !inTime {
+			inTime, next, i = true, 4, i+1
+			continue
 		}
+		j := i
+		for j < len(d) && d[j] >= '0' && d[j] <= '9' {
+			j++
+		}
+		if j == i || j == len(d) {
+			return nil, false
+		}
+		var u int
+		switch {
+		case !inTime && d[j] == 'Y':
+			u = 0
+		case !inTime && d[j] == 'M':
+			u = 1
+		case !inTime && d[j] == 'W':
+			u = 2
+		case !inTime && d[j] == 'D':
+			u = 3
+		case inTime && d[j] == 'H':
+			u = 4
+		case inTime && d[j] == 'M':
+			u = 5
+		case inTime && d[j] == 'S':
+			u = 6
+		default:
+			return nil, false
+		}
+		if u < next {
+			return nil, false
+		}
+		parts = append(parts, [2]string{d[i:j], durationUnits[u]})
+		next, i = u+1, j+1
 	}
 	return parts, len(parts) > 0
 }
@@ -177,12 +210,31 @@ func hoursText(r schemas.HoursRule) string {
 // phoneText writes an E.164 number in international format, grouped as the
 // pinned libphonenumber port groups it (MD-31, decision D28).
 func phoneText(e164 string) string {
-	n, err := phonenumbers.Parse(e164, "")
-	if err != nil {
-		return e164
+	if s, ok := phoneCache.Load(e164); ok {
+		return s.(string)
 	}
-	return phonenumbers.Format(n, phonenumbers.INTERNATIONAL)
+	s := e164
+	if n, err := phonenumbers.Parse(e164, ""); err == nil {
+		s = phonenumbers.Format(n, phonenumbers.INTERNATIONAL)
+	}
+	// Parsing is costly and a revision's numbers repeat across its
+	// projections and languages; the cache is bounded so a registry-wide run
+	// doesn't grow it without end. The result depends only on the number, so
+	// caching changes no output.
+	if phoneCacheSize.Add(1) > maxPhoneCache {
+		phoneCache.Clear()
+		phoneCacheSize.Store(0)
+	}
+	phoneCache.Store(e164, s)
+	return s
 }
+
+const maxPhoneCache = 1 << 16
+
+var (
+	phoneCache     sync.Map
+	phoneCacheSize atomic.Int64
+)
 
 // joinAnd joins "a", "a and b", "a, b and c".
 func joinAnd(items []string) string {
