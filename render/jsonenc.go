@@ -14,14 +14,20 @@ type jsonWriter struct {
 	indent string
 }
 
+// indentSpaces is sliced for indentation instead of appending in a loop.
+const indentSpaces = "                                                                "
+
 func (w *jsonWriter) newline(depth int) {
 	if w.indent == "" {
 		return
 	}
 	w.buf = append(w.buf, '\n')
-	for range depth {
-		w.buf = append(w.buf, w.indent...)
+	n := depth * len(w.indent)
+	for n > len(indentSpaces) {
+		w.buf = append(w.buf, indentSpaces...)
+		n -= len(indentSpaces)
 	}
+	w.buf = append(w.buf, indentSpaces[:n]...)
 }
 
 const hexDigits = "0123456789abcdef"
@@ -34,31 +40,61 @@ func (w *jsonWriter) str(s string) {
 	w.buf = append(w.buf, '"')
 }
 
+// jsonPlain marks the ASCII bytes a JSON string holds as they are; the
+// second table is for JSON inside HTML, where <, > and & are escaped too.
+var jsonPlain, jsonPlainHTML [utf8.RuneSelf]bool
+
+func init() {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		plain := c != '"' && c != '\\'
+		jsonPlain[c] = plain
+		jsonPlainHTML[c] = plain && c != '<' && c != '>' && c != '&'
+	}
+}
+
 // strBody appends s escaped, without the quotes.
 func (w *jsonWriter) strBody(s string) {
+	plain := &jsonPlain
+	if w.html {
+		plain = &jsonPlainHTML
+	}
+	valid := utf8.ValidString(s)
 	start := 0 // s[start:i] is written in one append when an escape comes
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && (!w.html || (c != '<' && c != '>' && c != '&')) {
+			if plain[c] {
 				i++
 				continue
 			}
 			w.buf = append(w.buf, s[start:i]...)
-			switch {
-			case c == '"' || c == '\\':
+			switch c {
+			case '"', '\\':
 				w.buf = append(w.buf, '\\', c)
-			case c == '\n':
+			case '\n':
 				w.buf = append(w.buf, '\\', 'n')
-			case c == '\r':
+			case '\r':
 				w.buf = append(w.buf, '\\', 'r')
-			case c == '\t':
+			case '\t':
 				w.buf = append(w.buf, '\\', 't')
 			default:
 				w.buf = append(w.buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
 			i++
 			start = i
+			continue
+		}
+		// Valid UTF-8 passes through, but for U+2028 and U+2029 (E2 80 A8/A9),
+		// which JavaScript reads as line ends.
+		if valid {
+			if c == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+				w.buf = append(w.buf, s[start:i]...)
+				w.buf = append(w.buf, '\\', 'u', '2', '0', '2', hexDigits[s[i+2]&0xf])
+				i += 3
+				start = i
+				continue
+			}
+			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
