@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/daawid/registry/fixtures"
+)
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestRender_MD_SpecExamplesFromCLI runs the commands the issue names and
+// compares their output with the contract's examples (§3.6, §3.7 byte for
+// byte; §4.3 by value is in the render package).
+func TestRender_MD_SpecExamplesFromCLI(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"render", "--format", "md", "--lang", "de", "../../fixtures/entries/holzwerk-krause.json"}, "holzwerk-krause.de.md"},
+		{[]string{"render", "--format", "md", "../../fixtures/entries/schreinerei-beispiel.json"}, "schreinerei-beispiel.de.md"},
+	} {
+		code, out, errs := runCLI(tc.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errs)
+		}
+		if out != string(fixtures.Spec(tc.want)) {
+			t.Errorf("%v differs from the contract's example", tc.args)
+		}
+	}
+}
+
+func TestRender_Flags(t *testing.T) {
+	hk := "../../fixtures/entries/holzwerk-krause.json"
+	code, out, _ := runCLI("render", "--format", "md", "--sections", "capacity,legal", hk)
+	if code != 0 || !strings.Contains(out, "## Capacity") || strings.Contains(out, "## Offerings") || !strings.Contains(out, "## Provenance") {
+		t.Errorf("--sections capacity,legal: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI("render", "--format", "view", "--site-url", "http://localhost:8080", hk)
+	if code != 0 || !strings.Contains(out, `"html":"http://localhost:8080/holzwerk-krause"`) {
+		t.Errorf("--site-url localhost: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI("render", "--format", "md", "--site-url", "https://registry.test", hk)
+	if code != 0 || !strings.Contains(out, "api: https://api.registry.test/v1/entries/") || !strings.Contains(out, "mcp: https://mcp.registry.test/mcp") {
+		t.Errorf("derived hosts: exit %d\n%s", code, out)
+	}
+	for _, bad := range [][]string{
+		{"render", "--format", "pdf", hk},
+		{"render", "--sections", "nope", hk},
+		{"render", "--site-url", "http://daawid.example", hk},
+		{"render"},
+		{"nosuchcommand"},
+	} {
+		if code, _, errs := runCLI(bad...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", bad, code, errs)
+		}
+	}
+}
+
+// TestValidate_PathsOfEveryMistake checks that validate prints every
+// mistake with the file and its JSON pointer, and exits 1.
+func TestValidate_PathsOfEveryMistake(t *testing.T) {
+	dir := t.TempDir()
+	bad := strings.Replace(string(fixtures.EntryJSON("holzwerk-krause.json")), `"690.00"`, `"690.0"`, 1)
+	bad = strings.Replace(bad, `"status": "limited"`, `"status": "busy"`, 1)
+	path := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI("validate", "../../fixtures/entries/holzwerk-krause.json", path)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	for _, want := range []string{
+		path + ": /offerings/2/price/min: must have two decimals",
+		path + ": /capacity/status: busy is not one of",
+		"1 of 2 file(s) have mistakes",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if code, out, _ := runCLI(append([]string{"validate"}, fixturePaths(t)...)...); code != 0 {
+		t.Errorf("the fixtures do not validate:\n%s", out)
+	}
+}
+
+func fixturePaths(t *testing.T) []string {
+	var out []string
+	for _, n := range fixtures.EntryNames() {
+		out = append(out, "../../fixtures/entries/"+n)
+	}
+	return out
+}
