@@ -598,7 +598,7 @@ func (l *ldBuilder) contactPoints() {
 func (l *ldBuilder) credentials() {
 	e, w := l.e, &l.w
 	w.arr("hasCredential", func() {
-		for _, c := range e.Credentials {
+		for _, c := range e.ActiveCredentials() {
 			if c.Type == schemas.CredentialMembership || c.Type == schemas.CredentialAward || !schemas.Known(c.Type) {
 				continue
 			}
@@ -619,7 +619,7 @@ func (l *ldBuilder) credentials() {
 		}
 	})
 	w.arr("memberOf", func() {
-		for _, c := range e.Credentials {
+		for _, c := range e.ActiveCredentials() {
 			if c.Type != schemas.CredentialMembership {
 				continue
 			}
@@ -635,7 +635,7 @@ func (l *ldBuilder) credentials() {
 		}
 	})
 	var awards []string
-	for _, c := range e.Credentials {
+	for _, c := range e.ActiveCredentials() {
 		if c.Type == schemas.CredentialAward {
 			awards = append(awards, c.Name)
 		}

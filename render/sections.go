@@ -820,7 +820,7 @@ var credentialStatusWords = map[schemas.CredentialStatus]string{
 
 func (b *builder) credentials() []group {
 	var ls []line
-	for _, c := range b.e.Credentials {
+	for _, c := range b.e.ActiveCredentials() {
 		l := line{text(c.Name)}
 		if c.Issuer != nil && c.Issuer.Name != "" {
 			l = append(l, fixed(": "), text(c.Issuer.Name))

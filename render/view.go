@@ -116,7 +116,7 @@ func View(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKe
 		}
 	}
 	if want("credentials") {
-		for _, c := range e.Credentials {
+		for _, c := range e.ActiveCredentials() {
 			v.Credentials = append(v.Credentials, schemas.CredentialView{ID: c.ID, Type: c.Type, Name: c.Name, Issuer: c.Issuer,
 				Status: c.Status, ValidFrom: c.ValidFrom, ValidUntil: c.ValidUntil})
 		}

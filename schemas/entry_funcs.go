@@ -231,3 +231,16 @@ func (e *Entry) ActionsOfType(t ActionType) []Action {
 	}
 	return out
 }
+
+// ActiveCredentials are the credentials still valid at the revision's
+// instant: one whose validUntil day has passed is not shown (decision D31).
+func (e *Entry) ActiveCredentials() []Credential {
+	asOf := e.AsOf().Format(time.DateOnly)
+	out := make([]Credential, 0, len(e.Credentials))
+	for _, c := range e.Credentials {
+		if c.ValidUntil == "" || c.ValidUntil >= asOf {
+			out = append(out, c)
+		}
+	}
+	return out
+}
