@@ -2,6 +2,8 @@ package schemas
 
 import (
 	"fmt"
+
+	"github.com/daawid/registry/schemas/lint"
 	"reflect"
 	"strconv"
 	"strings"
@@ -45,7 +47,7 @@ func (e *Entry) Check() Issues {
 	c.actions()
 	c.capacity()
 	c.policies()
-	// c.texts() (lint: coming)
+	c.texts()
 	return c.issues
 }
 
@@ -89,6 +91,7 @@ func (c *checker) languages() {
 // localized is what every Text[M] has.
 type localized interface {
 	Languages() []string
+	Get(lang string) string
 	Has(string) bool
 	Max() int
 }
@@ -495,6 +498,46 @@ func (c *checker) policies() {
 			if len(p.Summary) == 0 && p.Days == 0 {
 				c.add(path+"/summary", "is required")
 			}
+		}
+	}
+}
+
+// texts applies the write-time lint to every business text (PRIV-13, I14;
+// docs/lint-rules.md): every language of every localized text and the plain
+// names an owner types.
+func (c *checker) texts() {
+	e := c.e
+	lintText := func(path, s string) {
+		for _, f := range lint.Check(s) {
+			c.add(path, "%s; business text is data, not instructions (PRIV-13)", f.Message)
+			return // one reason per text is enough to act on
+		}
+	}
+	walkTexts(reflect.ValueOf(e).Elem(), "", func(path string, t localized) {
+		for _, l := range t.Languages() {
+			lintText(path+"/"+l, t.Get(l))
+		}
+	})
+	lintText("/displayName", e.DisplayName)
+	for i, n := range e.AlternateNames {
+		lintText(fmt.Sprintf("/alternateNames/%d", i), n)
+	}
+	for i, l := range e.Locations {
+		lintText(fmt.Sprintf("/locations/%d/name", i), l.Name)
+	}
+	for i, cp := range e.ContactPoints {
+		lintText(fmt.Sprintf("/contactPoints/%d/name", i), cp.Name)
+	}
+	for i, cr := range e.Credentials {
+		lintText(fmt.Sprintf("/credentials/%d/name", i), cr.Name)
+	}
+	if v := e.Voice; v != nil {
+		lintText("/voice/preferredName", v.PreferredName)
+		for i, n := range v.AvoidNames {
+			lintText(fmt.Sprintf("/voice/avoidNames/%d", i), n)
+		}
+		for i, n := range v.Tone {
+			lintText(fmt.Sprintf("/voice/tone/%d", i), n)
 		}
 	}
 }

@@ -54,6 +54,9 @@ func (t Text[M]) Resolve(lang, fallback string) string {
 	return t[fallback]
 }
 
+// Get returns the text in exactly lang, or "".
+func (t Text[M]) Get(lang string) string { return t[lang] }
+
 // Has reports whether the text has a value in lang.
 func (t Text[M]) Has(lang string) bool { _, ok := t[lang]; return ok }
 
