@@ -1,0 +1,294 @@
+package register
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/daawid/registry/schemas"
+)
+
+// OffeneRegister / OpenCorporates JSON lines: one company per line with
+// company_number, name, registered_address, current_status, officers,
+// retrieved_at and all_attributes (_registerArt, _registerNummer,
+// registrar, federal_state, native_company_number). See
+// fixtures/registers/FORMATS.md.
+
+type orLine struct {
+	AllAttributes struct {
+		RegisterArt         string `json:"_registerArt"`
+		RegisterNummer      string `json:"_registerNummer"`
+		FederalState        string `json:"federal_state"`
+		NativeCompanyNumber string `json:"native_company_number"`
+		RegisteredOffice    string `json:"registered_office"`
+		Registrar           string `json:"registrar"`
+	} `json:"all_attributes"`
+	CompanyNumber     string `json:"company_number"`
+	CurrentStatus     string `json:"current_status"`
+	JurisdictionCode  string `json:"jurisdiction_code"`
+	Name              string `json:"name"`
+	RegisteredAddress string `json:"registered_address"`
+	RetrievedAt       string `json:"retrieved_at"`
+	Officers          []struct {
+		Name     string `json:"name"`
+		Position string `json:"position"`
+		Type     string `json:"type"`
+	} `json:"officers"`
+}
+
+// registerSections are the German register sections and their register
+// types.
+var registerSections = map[string]string{
+	"HRA": "DE:Handelsregister", "HRB": "DE:Handelsregister", "VR": "DE:Vereinsregister",
+	"PR": "DE:Partnerschaftsregister", "GnR": "DE:Genossenschaftsregister", "GsR": "DE:Gesellschaftsregister",
+}
+
+// OffeneRegister reads German register records in JSON lines.
+type OffeneRegister struct {
+	file string
+	r    *bufio.Reader
+	line int
+}
+
+// maxLine caps one JSON line; a longer line is reported and skipped.
+const maxLine = 4 << 20
+
+// NewOffeneRegister starts reading.
+func NewOffeneRegister(r io.Reader, file string) *OffeneRegister {
+	return &OffeneRegister{file: file, r: bufio.NewReaderSize(r, 256<<10)}
+}
+
+// readLine returns the next line without its end, or io.EOF.
+func (o *OffeneRegister) readLine() ([]byte, bool, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		part, isPrefix, err := o.r.ReadLine()
+		if err != nil {
+			if err == io.EOF && (len(buf) > 0 || tooLong) {
+				return buf, tooLong, nil
+			}
+			return nil, false, err
+		}
+		if !tooLong {
+			buf = append(buf, part...)
+			if len(buf) > maxLine {
+				tooLong, buf = true, nil
+			}
+		}
+		if !isPrefix {
+			return buf, tooLong, nil
+		}
+	}
+}
+
+// Next returns the next record, a *RowError for a bad line, or io.EOF.
+func (o *OffeneRegister) Next() (*Record, error) {
+	for {
+		b, tooLong, err := o.readLine()
+		if err != nil {
+			if err == io.EOF {
+				return nil, io.EOF
+			}
+			return nil, fmt.Errorf("%s:%d: %w", o.file, o.line+1, err)
+		}
+		o.line++
+		if tooLong {
+			return nil, &RowError{File: o.file, Line: o.line, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+		}
+		b = bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\ufeff")))
+		if len(b) == 0 {
+			continue
+		}
+		return o.record(b)
+	}
+}
+
+var postalTown = regexp.MustCompile(`^(\d{5})\s+(.+)$`)
+
+func (o *OffeneRegister) record(b []byte) (*Record, error) {
+	rowErr := func(field, format string, args ...any) (*Record, error) {
+		return nil, &RowError{File: o.file, Line: o.line, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if !utf8.Valid(b) {
+		return rowErr("", "invalid UTF-8")
+	}
+	if b[0] != '{' {
+		return rowErr("", "not a JSON object")
+	}
+	var l orLine
+	var warnings []*RowError
+	if err := json.Unmarshal(b, &l); err != nil {
+		var te *json.UnmarshalTypeError
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &te) && optionalKeys[te.Field]:
+			// encoding/json fills every other field: keep the company
+			// without this one, and say so.
+			warnings = append(warnings, &RowError{File: o.file, Line: o.line, Field: te.Field,
+				Msg: fmt.Sprintf("must be %s, not %s; left out", jsonKind(te.Type), te.Value)})
+			l.Officers = nil
+		case errors.As(err, &te):
+			return rowErr(te.Field, "must be %s, not %s", jsonKind(te.Type), te.Value)
+		case errors.As(err, &se):
+			return rowErr("", "broken JSON at byte %d: %v", se.Offset, err)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return rowErr("", "the line ends in the middle of a JSON value")
+		default:
+			return rowErr("", "%v", err)
+		}
+	}
+	if l.JurisdictionCode != "" && l.JurisdictionCode != "de" {
+		return rowErr("jurisdiction_code", "%q is not de", l.JurisdictionCode)
+	}
+	name := strings.TrimSpace(l.Name)
+	if name == "" {
+		return rowErr("name", "is missing")
+	}
+	a := l.AllAttributes
+	typ, ok := registerSections[a.RegisterArt]
+	if !ok {
+		return rowErr("all_attributes._registerArt", "%q is not a German register section (HRA, HRB, VR, PR, GnR, GsR)", a.RegisterArt)
+	}
+	number := strings.TrimSpace(a.RegisterNummer)
+	if number == "" {
+		return rowErr("all_attributes._registerNummer", "is missing")
+	}
+	court := strings.TrimSpace(a.Registrar)
+	if court == "" {
+		return rowErr("all_attributes.registrar", "is missing")
+	}
+	var retrieved time.Time
+	if l.RetrievedAt != "" {
+		t, err := parseLooseTime(l.RetrievedAt)
+		if err != nil {
+			return rowErr("retrieved_at", "%q is not a timestamp", l.RetrievedAt)
+		}
+		retrieved = t
+	}
+	display, form := splitGermanForm(name)
+	status := strings.TrimSpace(l.CurrentStatus)
+	r := &Record{
+		Source:       "offeneregister",
+		File:         o.file,
+		Line:         o.line,
+		Key:          "de/" + keyPart(court) + "/" + strings.ToLower(a.RegisterArt) + "/" + keyPart(number),
+		Jurisdiction: "DE",
+		Register:     schemas.Register{Type: typ, Court: "Amtsgericht " + court, Section: a.RegisterArt, Number: number},
+		LegalName:    name,
+		LegalForm:    form,
+		Name:         display,
+		Status:       status,
+		Active:       status == "" || strings.EqualFold(status, "currently registered") || strings.EqualFold(status, "active"),
+		RetrievedAt:  retrieved,
+		Address:      germanAddress(l.RegisteredAddress, a.FederalState),
+		Warnings:     warnings,
+	}
+	for _, off := range l.Officers {
+		if off.Name != "" {
+			r.Officers = append(r.Officers, Officer{Name: off.Name, Position: off.Position})
+		}
+	}
+	return r, nil
+}
+
+// optionalKeys are the keys a record can do without: a wrong type there
+// drops the key, not the company.
+var optionalKeys = map[string]bool{"officers": true, "officers.name": true, "officers.position": true, "officers.type": true}
+
+// jsonKind names the JSON kind a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return "a number"
+}
+
+// parseLooseTime reads the timestamps OffeneRegister writes, with or
+// without fractional seconds and zone.
+func parseLooseTime(s string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999", "2006-01-02T15:04:05", time.DateOnly} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("not a timestamp")
+}
+
+// germanAddress splits "Beispielweg 3, 42103 Wuppertal." into street,
+// postal code and town.
+func germanAddress(s, federalState string) schemas.Address {
+	s = strings.TrimSuffix(strings.TrimSpace(s), ".")
+	a := schemas.Address{Country: "DE", Region: germanStates[federalState]}
+	parts := strings.Split(s, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	// The postal code and town are the last part that reads "12345 Town".
+	for i := len(parts) - 1; i >= 0; i-- {
+		if m := postalTown.FindStringSubmatch(parts[i]); m != nil {
+			a.PostalCode, a.Locality = m[1], m[2]
+			a.Street = strings.Join(parts[:i], ", ")
+			return a
+		}
+	}
+	a.Locality = s
+	return a
+}
+
+// germanStates name the federal states as German addresses do.
+var germanStates = map[string]string{
+	"Baden-Württemberg": "Baden-Württemberg", "Baden-Wuerttemberg": "Baden-Württemberg", "Bavaria": "Bayern",
+	"Berlin": "Berlin", "Brandenburg": "Brandenburg", "Bremen": "Bremen", "Hamburg": "Hamburg", "Hesse": "Hessen",
+	"Lower Saxony": "Niedersachsen", "Mecklenburg-Vorpommern": "Mecklenburg-Vorpommern",
+	"Mecklenburg-Western Pomerania": "Mecklenburg-Vorpommern", "North Rhine-Westphalia": "Nordrhein-Westfalen",
+	"Rhineland-Palatinate": "Rheinland-Pfalz", "Saarland": "Saarland", "Saxony": "Sachsen",
+	"Saxony-Anhalt": "Sachsen-Anhalt", "Schleswig-Holstein": "Schleswig-Holstein", "Thuringia": "Thüringen",
+}
+
+// keyPart lower-cases and folds a court name or number for identity keys:
+// "Berlin (Charlottenburg)" → "berlin-charlottenburg".
+func keyPart(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		switch r {
+		case 'ä':
+			b.WriteString("ae")
+		case 'ö':
+			b.WriteString("oe")
+		case 'ü':
+			b.WriteString("ue")
+		case 'ß':
+			b.WriteString("ss")
+		default:
+			if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+				b.WriteRune(r)
+				dash = false
+				continue
+			}
+			if !dash && b.Len() > 0 {
+				b.WriteByte('-')
+				dash = true
+			}
+			continue
+		}
+		dash = false
+	}
+	return strings.TrimRight(b.String(), "-")
+}

@@ -1,0 +1,101 @@
+// Package register reads public company registers, streaming, into
+// Records: one company each, with its register reference and the date it
+// was retrieved. A bad row never stops a read: it comes back as a RowError
+// naming the file, the line and the field, and the next call goes on with
+// the next row.
+package register
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/daawid/registry/schemas"
+)
+
+// Record is one company as a register states it.
+type Record struct {
+	// Source names the format: "companies-house" or "offeneregister".
+	Source string
+	// File and Line say where the record was read.
+	File string
+	Line int
+	// Key identifies the company across runs and files: jurisdiction and
+	// register reference, lower case ("gb/09999991",
+	// "de/wuppertal/hrb/99901").
+	Key          string
+	Jurisdiction string // ISO country of the register: GB, DE
+	Register     schemas.Register
+	// LegalName is the name as registered, in normal case
+	// ("Thornbury & Hale Joinery Ltd", "Schreinerei Beispiel GmbH").
+	LegalName string
+	// LegalForm is the short form ("Ltd", "GmbH", "e.K.").
+	LegalForm string
+	// Name is the legal name without its legal form, for display.
+	Name    string
+	Address schemas.Address
+	// Active is false for a company that has left the register (dissolved,
+	// removed); Status is the register's own word for it.
+	Active bool
+	Status string
+	// IncorporatedOn and DissolvedOn are dates (YYYY-MM-DD) or "".
+	IncorporatedOn string
+	DissolvedOn    string
+	// NACE classes from the register's activity codes (UK SIC 2007 →
+	// NACE Rev. 2), in the register's order.
+	NACE []string
+	// Officers are used to match websites to records; they are not copied
+	// into unclaimed entries (personal data, decision D44).
+	Officers      []Officer
+	PreviousNames []string
+	RetrievedAt   time.Time
+	// Warnings are problems in fields the record can do without: the
+	// record is kept, the field dropped, and the run report lists them.
+	Warnings []*RowError
+}
+
+// Officer is a person or company with a role at the company.
+type Officer struct {
+	Name     string
+	Position string
+}
+
+// Reference is how documents name the register entry: "Amtsgericht
+// Wuppertal HRB 99901", "Companies House 09999991".
+func (r *Record) Reference() string {
+	switch r.Register.Type {
+	case "GB:CompaniesHouse":
+		return "Companies House " + r.Register.Number
+	}
+	s := r.Register.Court
+	for _, p := range []string{r.Register.Section, r.Register.Number} {
+		if p != "" {
+			if s != "" {
+				s += " "
+			}
+			s += p
+		}
+	}
+	return s
+}
+
+// RowError is a row that could not be read. The read goes on.
+type RowError struct {
+	File  string
+	Line  int
+	Field string // the column or key, when one is to blame
+	Msg   string
+}
+
+func (e *RowError) Error() string {
+	if e.Field != "" {
+		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// Reader is a register file read one record at a time. Next returns a
+// *RowError for a bad row (the caller reports it and calls Next again),
+// io.EOF at the end, and any other error when the file can't be read on.
+type Reader interface {
+	Next() (*Record, error)
+}
