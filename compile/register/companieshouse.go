@@ -188,6 +188,7 @@ func (c *CompaniesHouse) record(n int, fields []string) (*Record, error) {
 	for _, col := range []string{"SICCode.SicText_1", "SICCode.SicText_2", "SICCode.SicText_3", "SICCode.SicText_4"} {
 		if nace, ok := sicToNACE(c.get(fields, col)); ok {
 			r.NACE = append(r.NACE, nace)
+			r.Activities = append(r.Activities, c.get(fields, col))
 		}
 	}
 	return r, nil

@@ -43,6 +43,9 @@ type Record struct {
 	// NACE classes from the register's activity codes (UK SIC 2007 →
 	// NACE Rev. 2), in the register's order.
 	NACE []string
+	// Activities are the register's words for each NACE class, in the same
+	// order ("43320 - Joinery installation").
+	Activities []string
 	// Officers are used to match websites to records; they are not copied
 	// into unclaimed entries (personal data, decision D44).
 	Officers      []Officer

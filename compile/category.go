@@ -1,0 +1,117 @@
+package compile
+
+import (
+	"strings"
+
+	"github.com/daawid/registry/schemas/taxonomy"
+)
+
+// FallbackCategory is the category of a company whose register record and
+// website name no activity that fits another (decision D46).
+const FallbackCategory = "other.business"
+
+// Categorizer picks taxonomy categories for compiled entries.
+type Categorizer struct {
+	tax *taxonomy.Taxonomy
+}
+
+// NewCategorizer uses the taxonomy's NACE classes, labels and everyday
+// words.
+func NewCategorizer(tax *taxonomy.Taxonomy) *Categorizer { return &Categorizer{tax: tax} }
+
+// FromNACE picks a category for each NACE class, in order, without
+// repeats: among the categories that list the class, the one whose words
+// appear in the register's own description of the activity ("43320 -
+// Joinery installation" → trades.carpentry), then the one that lists the
+// class first, then the first by code.
+func (c *Categorizer) FromNACE(nace []string, descriptions []string, lang string) []string {
+	var out []string
+	for i, n := range nace {
+		cands := c.tax.ByNACE(n)
+		if len(cands) == 0 {
+			continue
+		}
+		desc := ""
+		if i < len(descriptions) {
+			desc = strings.ToLower(descriptions[i])
+		}
+		best, bestScore := "", -1
+		for _, cat := range cands {
+			score := 0
+			if len(cat.NACE) > 0 && cat.NACE[0] == n {
+				score += 2
+			}
+			if desc != "" {
+				// The category's own name counts more than its other words.
+				for j, w := range c.words(cat.Code, lang) {
+					if len(w) >= 4 && strings.Contains(desc, w) {
+						if j == 0 {
+							score += 5
+						} else {
+							score += 3
+						}
+						break
+					}
+				}
+			}
+			if score > bestScore {
+				best, bestScore = cat.Code, score
+			}
+		}
+		if !contains(out, best) {
+			out = append(out, best)
+		}
+	}
+	return out
+}
+
+// words are a category's label and everyday words in lang, lower case.
+func (c *Categorizer) words(code, lang string) []string {
+	ws := []string{strings.ToLower(c.tax.Label(code, lang))}
+	for _, t := range c.tax.Terms(code)[lang] {
+		ws = append(ws, strings.ToLower(t))
+	}
+	return ws
+}
+
+// FromName guesses a category from a company name's words in its
+// language ("Schreinerei Beispiel" → trades.carpentry, through the word
+// "schreiner"): a name word that is a category's label or everyday word,
+// or starts with one of at least five letters. The longest match wins;
+// ties go to the first code. German registers carry no activity codes, so
+// this is all there is until the website or the owner says more.
+func (c *Categorizer) FromName(name, lang string) (string, bool) {
+	tokens := nameTokens(name)
+	best, bestLen := "", 0
+	for _, cat := range c.tax.Categories() {
+		for _, w := range c.words(cat.Code, lang) {
+			if len(w) < 4 || len(w) <= bestLen {
+				continue
+			}
+			for _, tok := range tokens {
+				if tok == w || (len(w) >= 5 && strings.HasPrefix(tok, w)) {
+					best, bestLen = cat.Code, len(w)
+					break
+				}
+			}
+		}
+	}
+	return best, best != ""
+}
+
+// nameTokens are the lower-case words of a name; compounds stay whole
+// ("Holzwerkstatt" is one word, matched by its prefix).
+func nameTokens(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127)
+	})
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,209 @@
+package compile
+
+import (
+	"crypto/sha256"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/daawid/registry/schemas"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+	"unicode"
+)
+
+// Identity is what keeps a company the same entry across runs: its entry
+// ID and slug, the slugs it had before (they redirect), when it was first
+// compiled, and the IDs of the items compiled for it ("location:register",
+// "contact:website"), so they are stable too.
+type Identity struct {
+	Key       string            `json:"key"`
+	EntryID   string            `json:"entryId"`
+	Slug      string            `json:"slug"`
+	OldSlugs  []string          `json:"oldSlugs,omitempty"`
+	CreatedAt string            `json:"createdAt"`
+	Items     map[string]string `json:"items,omitempty"`
+}
+
+// Identities is the identity map of the registry: keys (register
+// references, or "owner/{entryId}" for entries that began with an owner)
+// to identities, and every slug ever given, so no slug is ever reused.
+type Identities struct {
+	byKey   map[string]*Identity
+	byEntry map[string]*Identity
+	slugs   map[string]string // slug (current or old) → entry ID
+}
+
+// NewIdentities makes an empty map.
+func NewIdentities() *Identities {
+	return &Identities{byKey: map[string]*Identity{}, byEntry: map[string]*Identity{}, slugs: map[string]string{}}
+}
+
+// Add puts an identity into the map (loading state, seeding examples).
+func (ids *Identities) Add(id *Identity) {
+	ids.byKey[id.Key] = id
+	ids.byEntry[id.EntryID] = id
+	ids.slugs[id.Slug] = id.EntryID
+	for _, s := range id.OldSlugs {
+		ids.slugs[s] = id.EntryID
+	}
+}
+
+// ByKey finds the identity of a key.
+func (ids *Identities) ByKey(key string) (*Identity, bool) {
+	id, ok := ids.byKey[key]
+	return id, ok
+}
+
+// ByEntry finds the identity of an entry ID.
+func (ids *Identities) ByEntry(entryID string) (*Identity, bool) {
+	id, ok := ids.byEntry[entryID]
+	return id, ok
+}
+
+// All returns every identity, sorted by key.
+func (ids *Identities) All() []*Identity {
+	out := make([]*Identity, 0, len(ids.byKey))
+	for _, id := range ids.byKey {
+		out = append(out, id)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+// Len is the number of identities.
+func (ids *Identities) Len() int { return len(ids.byKey) }
+
+// NewCompany is a company the map does not know yet.
+type NewCompany struct {
+	Key      string
+	Name     string // display name, for the slug
+	Locality string // to tell two companies of one name apart
+}
+
+// AssignNew gives new companies their identities, deterministically: the
+// same companies get the same IDs and slugs whatever order they came in
+// (they are taken in key order), and a slug taken before, even one that
+// now only redirects, is never given again (identifiers, decision D47).
+func (ids *Identities) AssignNew(news []NewCompany, now time.Time) []*Identity {
+	sort.Slice(news, func(i, j int) bool { return news[i].Key < news[j].Key })
+	out := make([]*Identity, 0, len(news))
+	for _, n := range news {
+		if _, ok := ids.byKey[n.Key]; ok {
+			continue
+		}
+		id := &Identity{
+			Key:       n.Key,
+			EntryID:   DeterministicID(schemas.PrefixEntry, now, n.Key),
+			CreatedAt: schemas.FormatTime(now),
+		}
+		id.Slug = ids.freeSlug(n.Name, n.Locality)
+		ids.Add(id)
+		out = append(out, id)
+	}
+	return out
+}
+
+// Rename gives an identity the slug of a new name; the old slug stays
+// reserved and redirects (decision D47). It reports whether the slug
+// changed.
+func (ids *Identities) Rename(id *Identity, name, locality string) bool {
+	base := Slugify(name)
+	if base == "" || strings.HasPrefix(id.Slug, base) {
+		return false
+	}
+	slug := ids.freeSlug(name, locality)
+	id.OldSlugs = append(id.OldSlugs, id.Slug)
+	id.Slug = slug
+	ids.slugs[slug] = id.EntryID
+	return true
+}
+
+// freeSlug finds a slug for a name no one has had: the name, then the
+// name with its town, then numbered.
+func (ids *Identities) freeSlug(name, locality string) string {
+	base := Slugify(name)
+	if base == "" {
+		base = "entry"
+	}
+	try := []string{base}
+	if l := Slugify(locality); l != "" && !strings.HasSuffix(base, l) {
+		try = append(try, trimSlug(base+"-"+l))
+	}
+	for _, s := range try {
+		if ids.slugOK(s) {
+			return s
+		}
+	}
+	last := try[len(try)-1]
+	for n := 2; ; n++ {
+		s := trimSlug(last+"-"+strconv.Itoa(n)) + ""
+		if ids.slugOK(s) {
+			return s
+		}
+	}
+}
+
+func (ids *Identities) slugOK(s string) bool {
+	_, taken := ids.slugs[s]
+	return !taken && !schemas.ReservedSlugs[s] && len(s) >= 3
+}
+
+// Slugify makes a readable slug: lower case ASCII, German umlauts written
+// out (ä → ae), other accents dropped, words joined by hyphens, at most 63
+// characters ("Schreinerei Beispiel" → schreinerei-beispiel, "Bäckerei
+// Müller & Söhne" → baeckerei-mueller-soehne).
+func Slugify(s string) string {
+	s = strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue", "Ä", "ae", "Ö", "oe", "Ü", "ue", "ß", "ss", "&", " ", "+", " ").Replace(s)
+	t := transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	s, _, _ = transform.String(t, s)
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return trimSlug(b.String())
+}
+
+func trimSlug(s string) string {
+	s = strings.Trim(s, "-")
+	if len(s) > 63 {
+		s = strings.TrimRight(s[:63], "-")
+	}
+	return s
+}
+
+// DeterministicID makes an identifier from an instant and a stable key:
+// the ULID's time is now and its entropy a hash of the key, so compiling
+// the same company in two fresh runs at the same instant gives the same ID,
+// and once given an ID lives on in the identity map.
+func DeterministicID(p schemas.IDPrefix, now time.Time, key string) string {
+	sum := sha256.Sum256([]byte(string(p) + "\x00" + key))
+	id, err := schemas.NewID(p, now, strings.NewReader(string(sum[:])))
+	if err != nil {
+		panic("compile: ULID: " + err.Error()) // only for times before 1970 or after 10889
+	}
+	return id
+}
+
+// Item returns the ID of an item of the identity, making and remembering
+// one the first time ("location:register").
+func (id *Identity) Item(p schemas.IDPrefix, key string, now time.Time) string {
+	if v, ok := id.Items[key]; ok {
+		return v
+	}
+	if id.Items == nil {
+		id.Items = map[string]string{}
+	}
+	v := DeterministicID(p, now, id.EntryID+"/"+key)
+	id.Items[key] = v
+	return v
+}
