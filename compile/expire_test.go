@@ -12,7 +12,7 @@ import (
 	"github.com/daawid/registry/schemas/taxonomy"
 )
 
-func site(t *testing.T) render.Site {
+func renderSite(t *testing.T) render.Site {
 	s, err := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func TestExpire_PRIV11_Capacity(t *testing.T) {
 	}
 	for _, f := range render.Formats {
 		for _, lang := range n.Languages {
-			out := string(f.Render(n, lang, site(t), nil))
+			out := string(f.Render(n, lang, renderSite(t), nil))
 			if strings.Contains(out, "limited") || strings.Contains(out, "Reparaturen meist innerhalb") {
 				t.Errorf("%s/%s still shows the expired capacity", f.Name, lang)
 			}
@@ -87,7 +87,7 @@ func TestExpire_DomainGraceLapses(t *testing.T) {
 	if !changed || n.Status != schemas.StatusLapsed || n.Verification.LapsedAt != "2026-11-10T00:00:00Z" || n.Verification.Level != schemas.LevelNone {
 		t.Fatalf("status %s, lapsedAt %s, level %s", n.Status, n.Verification.LapsedAt, n.Verification.Level)
 	}
-	md := string(render.Markdown(n, "de", site(t)))
+	md := string(render.Markdown(n, "de", renderSite(t)))
 	if !strings.Contains(md, "Its verification lapsed on 2026-11-10") || strings.Contains(md, "verified_domains: [holzwerk") {
 		t.Error("the lapsed revision does not say so")
 	}
