@@ -57,6 +57,9 @@ type Options struct {
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// PlainHTTP fetches https pages over http (the archive serves http).
 	PlainHTTP bool
+	// Transport replaces the whole transport (the archive's, which also
+	// tells its server the request was meant as https).
+	Transport http.RoundTripper
 }
 
 // NewCrawler makes a crawler.
@@ -89,8 +92,12 @@ func NewCrawler(o Options) *Crawler {
 		tr.DialContext = (&net.Dialer{Timeout: 10 * time.Second}).DialContext
 	}
 	c := &Crawler{delay: o.Delay, timeout: o.Timeout, maxBytes: o.MaxBytes, maxRedirects: o.MaxRedirects, hosts: map[string]*hostSlot{}}
+	var rt http.RoundTripper = tr
+	if o.Transport != nil {
+		rt = o.Transport
+	}
 	c.client = &http.Client{
-		Transport: tr,
+		Transport: rt,
 		// Redirects are followed by fetch itself, so each hop is checked
 		// against robots.txt, counted and looked at for loops.
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },

@@ -195,18 +195,20 @@ var socialHosts = map[string]bool{
 func socialProfile(u *url.URL) (string, bool) {
 	h := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
 	h = strings.TrimPrefix(h, "de.")
+	if strings.HasPrefix(h, "pinterest.") {
+		h = "pinterest.com" // pinterest.de, pinterest.fr, …
+	}
 	if !socialHosts[h] || strings.Trim(u.Path, "/") == "" {
 		return "", false
 	}
-	p := strings.TrimRight(u.Path, "/")
-	// share and intent links are not profiles
-	for _, bad := range []string{"/share", "/sharer", "/intent", "/dialog"} {
-		if strings.HasPrefix(p, bad) {
+	p := u.Path
+	// share links, intents and single posts are not profiles
+	for _, bad := range []string{"/share", "/sharer", "/intent", "/dialog", "/p/", "/reel/", "/watch", "/posts/", "/status/", "/photo", "/video/"} {
+		if strings.HasPrefix(p, bad) || strings.Contains(p, "/status/") {
 			return "", false
 		}
 	}
-	host := u.Hostname()
-	return "https://" + strings.ToLower(host) + p, true
+	return "https://" + strings.ToLower(u.Hostname()) + p, true
 }
 
 // collectJSONLD walks a JSON-LD value and keeps every node with a type.
@@ -417,11 +419,11 @@ func structuredFacts(f *Facts, nodes []Node, region string) {
 		if f.Hours == nil {
 			f.Hours = openingHours(n)
 		}
+		// The site's own sameAs names its profiles, on whatever host.
 		for _, s := range n.strs("sameAs") {
-			if u, err := url.Parse(s); err == nil && u.Host != "" {
-				if p, ok := socialProfile(u); ok {
-					f.SameAs = appendNew(f.SameAs, p)
-				}
+			if u, err := url.Parse(s); err == nil && u.Host != "" && (u.Scheme == "https" || u.Scheme == "http") {
+				u.Scheme = "https"
+				f.SameAs = appendNew(f.SameAs, u.String())
 			}
 		}
 	}
