@@ -25,6 +25,10 @@ type Identity struct {
 	OldSlugs  []string          `json:"oldSlugs,omitempty"`
 	CreatedAt string            `json:"createdAt"`
 	Items     map[string]string `json:"items,omitempty"`
+	// LastRevision is the last revision number ever issued for the entry,
+	// so numbers continue (and never repeat) even after the entry left the
+	// registry and came back, or when an existing registry is imported.
+	LastRevision int `json:"lastRevision,omitempty"`
 }
 
 // Identities is the identity map of the registry: keys (register

@@ -65,7 +65,7 @@ func (c *Compiler) Unclaimed(rec *register.Record, web *site.Facts, id *Identity
 		Listed:          true,
 		DefaultLanguage: lang,
 		Languages:       []string{lang},
-		Record:          schemas.Record{Revision: 1, CreatedAt: id.CreatedAt, UpdatedAt: schemas.FormatTime(now)},
+		Record:          schemas.Record{Revision: id.LastRevision + 1, CreatedAt: id.CreatedAt, UpdatedAt: schemas.FormatTime(now)},
 		Verification:    schemas.Verification{Level: schemas.LevelNone, Domains: []schemas.DomainCheck{}},
 		DisplayName:     rec.Name,
 	}
