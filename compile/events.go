@@ -20,18 +20,18 @@ type EventType string
 // The verification events (decision D49). They set state, so applying one
 // twice changes nothing the second time.
 const (
-	EventContactConfirmed   EventType = "contact_confirmed"    // the owner confirmed an email address
-	EventDomainVerified     EventType = "domain_verified"      // a domain passed its first check
-	EventDomainChecked      EventType = "domain_checked"       // a re-check passed
-	EventDomainCheckFailed  EventType = "domain_check_failed"  // a re-check failed: grace period until graceUntil
-	EventDomainRemoved      EventType = "domain_removed"       // the owner removed the domain
-	EventBusinessVerified   EventType = "business_verified"    // documents of the business were checked
-	EventIdentityVerified   EventType = "identity_verified"    // the person's identity was checked
-	EventLapsed             EventType = "lapsed"               // the verification lapsed
-	EventSuspended          EventType = "suspended"            // the entry is suspended
-	EventUnsuspended        EventType = "unsuspended"          // the suspension ended
-	EventReportOpened       EventType = "report_opened"        // an abuse report was made
-	EventReportsClosed      EventType = "reports_closed"       // every open report was closed
+	EventContactConfirmed  EventType = "contact_confirmed"   // the owner confirmed an email address
+	EventDomainVerified    EventType = "domain_verified"     // a domain passed its first check
+	EventDomainChecked     EventType = "domain_checked"      // a re-check passed
+	EventDomainCheckFailed EventType = "domain_check_failed" // a re-check failed: grace period until graceUntil
+	EventDomainRemoved     EventType = "domain_removed"      // the owner removed the domain
+	EventBusinessVerified  EventType = "business_verified"   // documents of the business were checked
+	EventIdentityVerified  EventType = "identity_verified"   // the person's identity was checked
+	EventLapsed            EventType = "lapsed"              // the verification lapsed
+	EventSuspended         EventType = "suspended"           // the entry is suspended
+	EventUnsuspended       EventType = "unsuspended"         // the suspension ended
+	EventReportOpened      EventType = "report_opened"       // an abuse report was made
+	EventReportsClosed     EventType = "reports_closed"      // every open report was closed
 )
 
 var eventTypes = map[EventType]bool{
