@@ -125,6 +125,16 @@ func (ids *Identities) Rename(id *Identity, name, locality string) bool {
 	return true
 }
 
+// FreeSlug finds a slug no one has had for an entry that asks for one
+// (an owner's own entry): the one asked for if free, else one made from
+// the name.
+func (ids *Identities) FreeSlug(asked, name string) string {
+	if s := Slugify(asked); s == asked && ids.slugOK(s) {
+		return s
+	}
+	return ids.freeSlug(name, "")
+}
+
 // freeSlug finds a slug for a name no one has had: the name, then the
 // name with its town, then numbered.
 func (ids *Identities) freeSlug(name, locality string) string {

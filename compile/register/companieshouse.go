@@ -124,7 +124,11 @@ func (c *CompaniesHouse) Next() (*Record, error) {
 			return nil, &RowError{File: c.file, Line: n, Msg: "unterminated quote"}
 		}
 		c.fields = fields
-		return c.record(n, fields)
+		rec, err := c.record(n, fields)
+		if rec != nil {
+			rec.Hash = fnv64([]byte(text))
+		}
+		return rec, err
 	}
 }
 

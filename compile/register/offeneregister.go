@@ -108,7 +108,11 @@ func (o *OffeneRegister) Next() (*Record, error) {
 		if len(b) == 0 {
 			continue
 		}
-		return o.record(b)
+		rec, err := o.record(b)
+		if rec != nil {
+			rec.Hash = fnv64(b)
+		}
+		return rec, err
 	}
 }
 

@@ -7,6 +7,8 @@ package register
 
 import (
 	"fmt"
+	"hash/fnv"
+	"strings"
 	"time"
 
 	"github.com/daawid/registry/schemas"
@@ -51,6 +53,9 @@ type Record struct {
 	Officers      []Officer
 	PreviousNames []string
 	RetrievedAt   time.Time
+	// Hash is an FNV-64a hash of the row as read: an unchanged row need not
+	// be compiled again.
+	Hash uint64
 	// Warnings are problems in fields the record can do without: the
 	// record is kept, the field dropped, and the run report lists them.
 	Warnings []*RowError
@@ -101,4 +106,26 @@ func (e *RowError) Error() string {
 // io.EOF at the end, and any other error when the file can't be read on.
 type Reader interface {
 	Next() (*Record, error)
+}
+
+// KeyFor is the identity key of a register entry named elsewhere (in an
+// Impressum): the same key the readers give records.
+func KeyFor(r schemas.Register) string {
+	switch {
+	case r.Type == "GB:CompaniesHouse":
+		return "gb/" + strings.ToLower(r.Number)
+	case strings.HasPrefix(r.Type, "DE:"):
+		court := strings.TrimSpace(strings.TrimPrefix(r.Court, "Amtsgericht"))
+		if court == "" || r.Section == "" {
+			return ""
+		}
+		return "de/" + keyPart(court) + "/" + strings.ToLower(r.Section) + "/" + keyPart(r.Number)
+	}
+	return ""
+}
+
+func fnv64(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
 }

@@ -1,0 +1,478 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql/driver"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/daawid/registry/compile"
+	"github.com/daawid/registry/compile/register"
+	"github.com/daawid/registry/compile/site"
+	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/taxonomy"
+)
+
+// CompileConfig is one compile run's inputs.
+type CompileConfig struct {
+	StateDir string
+	// Registers are register files: *.csv is Companies House
+	// BasicCompanyData, *.jsonl OffeneRegister JSON lines.
+	Registers []string
+	// Sites reads websites; nil reads none.
+	Sites SiteSource
+	// OwnerInbox is a folder of owner revisions (*.json). Accepted files
+	// move to accepted/, refused ones to refused/ with a .reasons.json
+	// beside them, after the run is committed.
+	OwnerInbox string
+	// Verification are JSON-lines files of verification events.
+	Verification []string
+	// Seed is an identity map to start from (JSON array of identities),
+	// for importing existing entries such as the contract's examples.
+	Seed string
+	// Now is the run's instant; everything compiled is dated with it.
+	Now time.Time
+	// Log receives structured progress and problems; nil discards.
+	Log *slog.Logger
+	// Progress, when set, is called with rows read so far (a progress bar
+	// on a terminal).
+	Progress func(rows int64)
+	// Clock reads wall time for the run's own durations; nil uses time.Now.
+	Clock func() time.Time
+}
+
+// SiteSource crawls the websites of a run.
+type SiteSource interface {
+	// Hosts lists the hosts to crawl (a saved-site archive knows them).
+	Hosts() []string
+	Crawl(ctx context.Context, host, region string, now time.Time) *site.Facts
+}
+
+// Report is what a compile run did.
+type Report struct {
+	RunID        string    `json:"runId"`
+	Now          time.Time `json:"now"`
+	RowsRead     int64     `json:"rowsRead"`
+	RowsSkipped  int64     `json:"rowsSkipped"`
+	Warnings     int64     `json:"warnings"`
+	FilesSkipped int       `json:"filesSkipped"`
+	Compiled     int64     `json:"compiled"` // new revisions of any cause
+	Unchanged    int64     `json:"unchanged"`
+	NewEntries   int64     `json:"newEntries"`
+	Merged       int64     `json:"merged"` // owner revisions accepted
+	Refused      int64     `json:"refused"`
+	Events       int64     `json:"events"`
+	Expired      int64     `json:"expired"`
+	Removed      int64     `json:"removed"`
+	SitesCrawled int64     `json:"sitesCrawled"`
+	SitesMatched int64     `json:"sitesMatched"`
+	Seconds      struct {
+		Read, Compile, Commit, Total float64
+	} `json:"seconds"`
+	Problems []Problem `json:"problems"`
+}
+
+// Problem is one bad input, kept with where it was.
+type Problem struct {
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Path   string `json:"path,omitempty"`
+	Reason string `json:"reason"`
+	Kept   bool   `json:"kept,omitempty"` // a warning: the row was compiled without the field
+}
+
+// maxReportedProblems caps the problems the report lists one by one; all
+// of them are in the state's refused table.
+const maxReportedProblems = 1000
+
+func (r *Report) problem(p Problem) {
+	if len(r.Problems) < maxReportedProblems {
+		r.Problems = append(r.Problems, p)
+	}
+}
+
+// run holds one compile run's working state.
+type run struct {
+	cfg        CompileConfig
+	st         *State
+	w          *writer
+	rep        *Report
+	log        *slog.Logger
+	now        time.Time
+	ids        *compile.Identities
+	rows       map[string]*EntryRow // by key
+	byEntry    map[string]*EntryRow
+	decls      map[string]*compile.OwnerRevision // stored, by entry ID
+	newDecl    map[string]*compile.OwnerRevision // accepted this run
+	events     map[string][]compile.Event
+	sites      map[string]*site.Facts // by register key, and by "name:" keys
+	comp       *compile.Compiler
+	touched    map[string]bool // entry IDs given a new revision this run
+	changedIDs map[string]*compile.Identity
+	moves      []inboxMove
+}
+
+type inboxMove struct {
+	file, dir string
+	reasons   []byte
+}
+
+// Compile runs one compile: it reads the sources, compiles and merges,
+// expires what time ended, and commits everything to the state in one
+// transaction; inbox files move only after that commit.
+func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
+	clock := cfg.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	started := clock()
+	now := cfg.Now.UTC().Truncate(time.Second)
+	if now.IsZero() {
+		return nil, errors.New("compile: now is not set")
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	st, err := OpenState(cfg.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	runID := compile.DeterministicID(schemas.PrefixRun, started, started.String())
+	r := &run{cfg: cfg, st: st, log: log, now: now, rep: &Report{RunID: runID, Now: now, Problems: []Problem{}},
+		newDecl: map[string]*compile.OwnerRevision{}, events: map[string][]compile.Event{}, sites: map[string]*site.Facts{},
+		touched: map[string]bool{}, changedIDs: map[string]*compile.Identity{}}
+	tax := taxonomy.Default()
+	r.comp = compile.NewCompiler(compile.NewCategorizer(tax), tax)
+	if err := r.load(ctx); err != nil {
+		return nil, err
+	}
+	if r.w, err = st.newWriter(ctx, runID); err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			r.w.abort()
+		}
+	}()
+	t0 := clock()
+	r.readInbox()
+	r.readEvents()
+	r.crawl(ctx)
+	if err := r.registers(ctx); err != nil {
+		return nil, err
+	}
+	r.rep.Seconds.Read = clock().Sub(t0).Seconds()
+	t1 := clock()
+	if err := r.ownerOnly(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.expire(ctx); err != nil {
+		return nil, err
+	}
+	for _, id := range r.changedIDs {
+		if err := r.w.identity(id); err != nil {
+			return nil, err
+		}
+	}
+	r.rep.Seconds.Compile = clock().Sub(t1).Seconds()
+	t2 := clock()
+	report, _ := json.Marshal(r.rep)
+	if err := r.w.commit(ctx, r.runRow(started, clock(), report)); err != nil {
+		return nil, err
+	}
+	ok = true
+	r.rep.Seconds.Commit = clock().Sub(t2).Seconds()
+	r.rep.Seconds.Total = clock().Sub(started).Seconds()
+	r.moveInbox()
+	log.Info("compile done", "run", runID, "read", r.rep.RowsRead, "compiled", r.rep.Compiled, "unchanged", r.rep.Unchanged,
+		"merged", r.rep.Merged, "refused", r.rep.Refused, "expired", r.rep.Expired, "removed", r.rep.Removed, "seconds", r.rep.Seconds.Total)
+	return r.rep, nil
+}
+
+func (r *run) runRow(started, finished time.Time, report []byte) []driver.Value {
+	p := r.rep
+	return []driver.Value{p.RunID, r.now, started.UTC(), finished.UTC(), p.RowsRead, p.RowsSkipped, p.Warnings, p.Compiled,
+		p.Unchanged, p.NewEntries, p.Merged, p.Refused, p.Events, p.Expired, p.Removed, p.SitesCrawled,
+		p.Seconds.Read, p.Seconds.Compile, p.Seconds.Commit, string(report)}
+}
+
+func (r *run) load(ctx context.Context) error {
+	var err error
+	if r.ids, err = r.st.LoadIdentities(ctx); err != nil {
+		return err
+	}
+	if r.cfg.Seed != "" {
+		b, err := os.ReadFile(r.cfg.Seed)
+		if err != nil {
+			return fmt.Errorf("seed: %w", err)
+		}
+		var seed []*compile.Identity
+		if err := json.Unmarshal(b, &seed); err != nil {
+			return fmt.Errorf("seed %s: %w", r.cfg.Seed, err)
+		}
+		for _, id := range seed {
+			if _, ok := r.ids.ByKey(id.Key); !ok {
+				r.ids.Add(id)
+				r.changedIDs[id.Key] = id
+			}
+		}
+	}
+	if r.rows, err = r.st.LoadEntries(ctx); err != nil {
+		return err
+	}
+	r.byEntry = make(map[string]*EntryRow, len(r.rows))
+	for _, row := range r.rows {
+		r.byEntry[row.EntryID] = row
+	}
+	r.decls, err = r.st.Declarations(ctx)
+	return err
+}
+
+// refuse records a refused or skipped input.
+func (r *run) refuse(p Problem) {
+	if p.Kept {
+		r.rep.Warnings++
+	} else {
+		r.rep.RowsSkipped++
+	}
+	r.rep.problem(p)
+	if err := r.w.refused(p.File, p.Line, p.Path, p.Reason); err != nil {
+		r.log.Error("state", "err", err)
+	}
+	r.log.Warn("input", "file", p.File, "line", p.Line, "path", p.Path, "reason", p.Reason, "kept", p.Kept)
+}
+
+// readInbox reads the owner revisions: every valid one based on the
+// entry's current revision is accepted; the others are refused with every
+// reason, kept in refused/.
+func (r *run) readInbox() {
+	if r.cfg.OwnerInbox == "" {
+		return
+	}
+	files, _ := filepath.Glob(filepath.Join(r.cfg.OwnerInbox, "*.json"))
+	sort.Strings(files)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		name := filepath.Base(f)
+		if err != nil {
+			r.refuseFile(f, []Problem{{File: name, Reason: err.Error()}})
+			continue
+		}
+		decl, issues := compile.ReadOwnerRevision(name, data)
+		if len(issues) > 0 {
+			var ps []Problem
+			for _, is := range issues {
+				ps = append(ps, Problem{File: name, Path: is.Path, Reason: is.Message})
+			}
+			r.refuseFile(f, ps)
+			continue
+		}
+		id, known := r.ids.ByEntry(decl.Entry.ID)
+		current := 0
+		if known {
+			if row := r.rows[id.Key]; row != nil {
+				current = row.Revision
+			}
+		}
+		if other, dup := r.newDecl[decl.Entry.ID]; dup {
+			r.refuseFile(f, []Problem{{File: name, Reason: "another revision of the entry in this inbox (" + other.File + ") was taken first"}})
+			continue
+		}
+		if decl.BasedOn != current {
+			cs := &compile.ChangedSince{EntryID: decl.Entry.ID, BasedOn: decl.BasedOn, Current: current}
+			r.refuseFile(f, []Problem{{File: name, Path: "/record/revision", Reason: cs.Error()}})
+			continue
+		}
+		r.newDecl[decl.Entry.ID] = decl
+		r.moves = append(r.moves, inboxMove{file: f, dir: "accepted"})
+		r.rep.Merged++
+	}
+}
+
+func (r *run) refuseFile(path string, ps []Problem) {
+	r.rep.Refused++
+	for _, p := range ps {
+		r.refuse(p)
+	}
+	b, _ := json.MarshalIndent(map[string]any{"file": filepath.Base(path), "refusedAt": r.now, "reasons": ps}, "", "  ")
+	r.moves = append(r.moves, inboxMove{file: path, dir: "refused", reasons: b})
+}
+
+// moveInbox files the inbox after the commit, so a failed run leaves it
+// as it was.
+func (r *run) moveInbox() {
+	for _, m := range r.moves {
+		dir := filepath.Join(filepath.Dir(m.file), m.dir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			r.log.Error("inbox", "err", err)
+			continue
+		}
+		dst := filepath.Join(dir, filepath.Base(m.file))
+		if err := os.Rename(m.file, dst); err != nil {
+			r.log.Error("inbox", "err", err)
+			continue
+		}
+		if m.reasons != nil {
+			os.WriteFile(strings.TrimSuffix(dst, ".json")+".reasons.json", m.reasons, 0o644)
+		}
+	}
+}
+
+func (r *run) readEvents() {
+	var all []compile.Event
+	for _, f := range r.cfg.Verification {
+		fh, err := os.Open(f)
+		if err != nil {
+			r.refuse(Problem{File: f, Reason: err.Error()})
+			continue
+		}
+		evs, bad := compile.ReadEvents(fh, filepath.Base(f))
+		fh.Close()
+		for _, b := range bad {
+			r.refuse(Problem{File: b.File, Line: b.Line, Path: b.Field, Reason: b.Msg})
+		}
+		all = append(all, evs...)
+	}
+	compile.SortEvents(all)
+	for _, ev := range all {
+		if _, ok := r.ids.ByEntry(ev.Entry); !ok {
+			r.refuse(Problem{File: "verification", Line: ev.Line, Path: "entry", Reason: ev.Entry + " is not an entry of the registry"})
+			continue
+		}
+		if schemas.ParseTime(ev.At).After(r.now) {
+			r.refuse(Problem{File: "verification", Line: ev.Line, Path: "at", Reason: "is after the run's instant; it waits for a later run"})
+			continue
+		}
+		r.events[ev.Entry] = append(r.events[ev.Entry], ev)
+		r.rep.Events++
+	}
+}
+
+// crawl reads the websites and indexes them by the register reference in
+// their legal notice, and by legal name and postal code.
+func (r *run) crawl(ctx context.Context) {
+	if r.cfg.Sites == nil {
+		return
+	}
+	for _, host := range r.cfg.Sites.Hosts() {
+		region := regionOfHost(host)
+		f := r.cfg.Sites.Crawl(ctx, host, region, r.now)
+		r.rep.SitesCrawled++
+		for _, p := range f.Problems {
+			r.refuse(Problem{File: "https://" + host + "/", Reason: p, Kept: true})
+		}
+		if reg := f.Legal.Register; reg != nil {
+			if k := register.KeyFor(*reg); k != "" {
+				r.sites[k] = f
+			}
+		}
+		if f.Legal.Name != "" && f.Legal.Address != nil {
+			r.sites["name:"+nameKey(f.Legal.Name, f.Legal.Address.PostalCode)] = f
+		}
+	}
+}
+
+func regionOfHost(host string) string {
+	switch {
+	case strings.HasSuffix(host, ".de"):
+		return "DE"
+	case strings.HasSuffix(host, ".uk"):
+		return "GB"
+	case strings.HasSuffix(host, ".fr"):
+		return "FR"
+	case strings.HasSuffix(host, ".es"):
+		return "ES"
+	case strings.HasSuffix(host, ".tr"):
+		return "TR"
+	}
+	return "DE"
+}
+
+var nonAlnum = regexp.MustCompile(`[^\pL\pN]+`)
+
+func nameKey(name, postal string) string {
+	return strings.ToLower(nonAlnum.ReplaceAllString(name, "")) + "@" + strings.ReplaceAll(strings.ToUpper(postal), " ", "")
+}
+
+// siteFor finds the website of a register record: by the register
+// reference in its legal notice, else by legal name and postal code.
+func (r *run) siteFor(rec *register.Record) *site.Facts {
+	if f, ok := r.sites[rec.Key]; ok {
+		return f
+	}
+	if f, ok := r.sites["name:"+nameKey(rec.LegalName, rec.Address.PostalCode)]; ok {
+		return f
+	}
+	return nil
+}
+
+// openRegister opens a register file with the reader its format needs.
+func openRegister(path string, now time.Time) (register.Reader, io.Closer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".ndjson"):
+		return register.NewOffeneRegister(f, filepath.Base(path)), f, nil
+	case strings.HasSuffix(path, ".csv"):
+		r, err := register.NewCompaniesHouse(f, filepath.Base(path), productDate(path, now))
+		if err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+		return r, f, nil
+	}
+	f.Close()
+	return nil, nil, fmt.Errorf("%s: not a register file (*.csv Companies House, *.jsonl OffeneRegister)", path)
+}
+
+var productDateRE = regexp.MustCompile(`(\d{4}-\d{2}-\d{2})`)
+
+// productDate is the date of a Companies House data product, from its
+// file name (BasicCompanyData-2026-10-01-part1_7.csv), else the run's.
+func productDate(path string, now time.Time) time.Time {
+	if m := productDateRE.FindString(filepath.Base(path)); m != "" {
+		if t, err := time.Parse(time.DateOnly, m); err == nil {
+			return t
+		}
+	}
+	return now
+}
+
+// fileHash is the SHA-256 of a file, for skipping a file compiled before.
+func fileHash(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// siteFacts is what a website says (compile/site).
+type siteFacts = site.Facts
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+func sortRows(rows []*EntryRow) {
+	sort.Slice(rows, func(i, j int) bool { return rows[i].EntryID < rows[j].EntryID })
+}

@@ -1,0 +1,319 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"path/filepath"
+
+	"github.com/daawid/registry/compile"
+	"github.com/daawid/registry/compile/register"
+	"github.com/daawid/registry/schemas"
+)
+
+// registers compiles the register files in two passes: the first finds
+// the companies the registry does not know and gives them identities in
+// key order (so IDs and slugs do not depend on the order of rows or
+// files); the second compiles every record. A file compiled whole before
+// (same SHA-256) is skipped: its companies are unchanged.
+func (r *run) registers(ctx context.Context) error {
+	var files []string
+	for _, f := range r.cfg.Registers {
+		sha, err := fileHash(f)
+		if err != nil {
+			r.refuse(Problem{File: f, Reason: err.Error()})
+			continue
+		}
+		if seen, err := r.st.InputSeen(ctx, sha); err != nil {
+			return err
+		} else if seen {
+			r.rep.FilesSkipped++
+			r.log.Info("register file unchanged since it was compiled; skipped", "file", f)
+			continue
+		}
+		files = append(files, f)
+		if err := r.w.append("stage_inputs", sha, filepath.Base(f), r.rep.RunID); err != nil {
+			return err
+		}
+	}
+	var news []compile.NewCompany
+	seen := map[string]bool{}
+	for _, f := range files {
+		err := r.scan(f, func(rec *register.Record) {
+			if _, ok := r.ids.ByKey(rec.Key); !ok && rec.Active && !seen[rec.Key] {
+				seen[rec.Key] = true
+				news = append(news, compile.NewCompany{Key: rec.Key, Name: rec.Name, Locality: rec.Address.Locality})
+			}
+		}, false)
+		if err != nil {
+			return err
+		}
+	}
+	for _, id := range r.ids.AssignNew(news, r.now) {
+		r.changedIDs[id.Key] = id
+	}
+	for _, f := range files {
+		var ferr error
+		err := r.scan(f, func(rec *register.Record) {
+			if ferr == nil {
+				ferr = r.record(ctx, rec)
+			}
+		}, true)
+		if err != nil {
+			return err
+		}
+		if ferr != nil {
+			return ferr
+		}
+	}
+	return nil
+}
+
+// scan reads a register file, calling fn for each good record; with
+// report, bad rows and warnings go into the report.
+func (r *run) scan(path string, fn func(*register.Record), report bool) error {
+	rd, closer, err := openRegister(path, r.now)
+	if err != nil {
+		if report {
+			r.refuse(Problem{File: filepath.Base(path), Reason: err.Error()})
+		}
+		return nil
+	}
+	defer closer.Close()
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			return nil
+		}
+		var re *register.RowError
+		if errors.As(err, &re) {
+			if report {
+				r.rep.RowsRead++
+				r.refuse(Problem{File: re.File, Line: re.Line, Path: re.Field, Reason: re.Msg})
+			}
+			continue
+		}
+		if err != nil {
+			if report {
+				r.refuse(Problem{File: filepath.Base(path), Reason: err.Error()})
+			}
+			return nil // an unreadable rest of a file is reported; the run goes on
+		}
+		if report {
+			r.rep.RowsRead++
+			for _, w := range rec.Warnings {
+				r.refuse(Problem{File: w.File, Line: w.Line, Path: w.Field, Reason: w.Msg, Kept: true})
+			}
+			if r.cfg.Progress != nil && r.rep.RowsRead%10000 == 0 {
+				r.cfg.Progress(r.rep.RowsRead)
+			}
+		}
+		fn(rec)
+	}
+}
+
+// record compiles one register record.
+func (r *run) record(ctx context.Context, rec *register.Record) error {
+	row := r.rows[rec.Key]
+	id, ok := r.ids.ByKey(rec.Key)
+	if !rec.Active {
+		// Dissolved companies leave the registry: a change, recorded; a
+		// claimed entry is never removed by register data alone.
+		if row != nil && !row.Removed {
+			if row.Claimed {
+				r.refuse(Problem{File: rec.File, Line: rec.Line, Reason: "the register says " + rec.Status + "; the entry is claimed and stays", Kept: true})
+				return nil
+			}
+			row.Removed = true
+			r.rep.Removed++
+			return r.w.removed(row, r.now, "register: "+rec.Status)
+		}
+		return nil
+	}
+	if !ok {
+		return nil // an inactive company seen first in pass 2; nothing to do
+	}
+	r.seenEntry(id.EntryID)
+	decl, isNew := r.newDecl[id.EntryID], true
+	if decl == nil {
+		decl, isNew = r.decls[id.EntryID], false
+	}
+	evs := r.events[id.EntryID]
+	web := r.siteFor(rec)
+	if web != nil {
+		r.rep.SitesMatched++
+	}
+	if row != nil && !row.Removed && row.SourceHash == rec.Hash && !isNew && len(evs) == 0 && web == nil {
+		r.rep.Unchanged++
+		return nil
+	}
+	if row == nil || row.SourceHash != rec.Hash {
+		js, _ := json.Marshal(rec)
+		if err := r.w.record(rec.Key, rec.Source, rec.RetrievedAt, rec.Active, js); err != nil {
+			return err
+		}
+	}
+	return r.build(ctx, id, row, rec, web, decl, isNew, evs)
+}
+
+// seenEntry marks an entry as compiled from a record this run.
+func (r *run) seenEntry(entryID string) { r.touched[entryID] = true }
+
+// build makes the entry's revision from its sources and stages it when it
+// says something new.
+func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, rec *register.Record, web *siteFacts, decl *compile.OwnerRevision, isNew bool, evs []compile.Event) error {
+	var prev *schemas.Entry
+	if row != nil && !row.Removed && (decl != nil || len(evs) > 0 || row.Status == schemas.StatusSuspended) {
+		var err error
+		if prev, err = r.st.Revision(ctx, row.EntryID, row.Revision); err != nil {
+			return err
+		}
+	}
+	var e *schemas.Entry
+	cause := "compiled"
+	switch {
+	case decl != nil:
+		e = r.comp.Claimed(decl, rec, web, id, prev, evs, r.now)
+		if isNew {
+			cause = "owner"
+			if err := r.w.declaration(decl); err != nil {
+				return err
+			}
+		}
+	case rec != nil:
+		e = r.comp.Unclaimed(rec, web, id, nil, r.now)
+		if prev != nil {
+			e.Record.OpenReportAt = prev.Record.OpenReportAt
+			if prev.Status == schemas.StatusSuspended {
+				e.Status = schemas.StatusSuspended
+			}
+		}
+		if len(evs) > 0 {
+			compile.ApplyEvents(e, evs)
+		}
+	default:
+		if prev == nil {
+			return nil
+		}
+		e = prev.Clone()
+		compile.ApplyEvents(e, evs)
+		cause = "verification"
+	}
+	if len(evs) > 0 && cause == "compiled" {
+		cause = "verification"
+	}
+	var sourceHash uint64
+	if rec != nil {
+		sourceHash = rec.Hash
+	}
+	hash := compile.ContentHash(e)
+	if row != nil && !row.Removed && hash == row.ContentHash {
+		r.rep.Unchanged++
+		return nil
+	}
+	last := id.LastRevision
+	if row != nil && row.Revision > last {
+		last = row.Revision
+	}
+	e.Record.Revision = last + 1
+	e.Record.UpdatedAt = schemas.FormatTime(r.now)
+	if prev != nil {
+		e.Record.CreatedAt = prev.Record.CreatedAt
+	}
+	id.LastRevision = e.Record.Revision
+	r.changedIDs[id.Key] = id
+	if row == nil {
+		r.rep.NewEntries++
+	}
+	if err := r.w.revision(e, id.Key, cause, decl != nil, sourceHash, r.now); err != nil {
+		return err
+	}
+	r.rep.Compiled++
+	r.rows[id.Key] = &EntryRow{EntryID: e.ID, Key: id.Key, Slug: e.Slug, Revision: e.Record.Revision, Status: e.Status,
+		Claimed: decl != nil, ContentHash: hash, SourceHash: sourceHash, NextChangeAt: e.NextChangeAt()}
+	r.byEntry[e.ID] = r.rows[id.Key]
+	return nil
+}
+
+// ownerOnly merges the owner revisions and events of entries no register
+// record of this run named: from the stored register record, or none for
+// entries that began with their owner.
+func (r *run) ownerOnly(ctx context.Context) error {
+	pending := map[string]bool{}
+	for id := range r.newDecl {
+		pending[id] = true
+	}
+	for id := range r.events {
+		pending[id] = true
+	}
+	ids := make([]string, 0, len(pending))
+	for id := range pending {
+		if !r.touched[id] {
+			ids = append(ids, id)
+		}
+	}
+	sortStrings(ids)
+	for _, entryID := range ids {
+		r.seenEntry(entryID)
+		id, ok := r.ids.ByEntry(entryID)
+		decl, isNew := r.newDecl[entryID], true
+		if decl == nil {
+			decl, isNew = r.decls[entryID], false
+		}
+		if !ok {
+			if decl == nil {
+				continue
+			}
+			// An entry that begins with its owner: its identity is its ID.
+			id = &compile.Identity{Key: "owner/" + entryID, EntryID: entryID, CreatedAt: schemas.FormatTime(r.now)}
+			id.Slug = r.ids.FreeSlug(decl.Entry.Slug, decl.Entry.DisplayName)
+			r.ids.Add(id)
+			r.changedIDs[id.Key] = id
+		}
+		rec, err := r.st.RegisterRecord(ctx, id.Key)
+		if err != nil {
+			return err
+		}
+		if err := r.build(ctx, id, r.rows[id.Key], rec, nil, decl, isNew, r.events[entryID]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expire re-issues the entries whose nextChangeAt has come (decision D4);
+// its cost grows with what expires, not with the registry.
+func (r *run) expire(ctx context.Context) error {
+	var due []*EntryRow
+	for _, row := range r.rows {
+		if !row.Removed && !row.NextChangeAt.IsZero() && !row.NextChangeAt.After(r.now) && !r.touched[row.EntryID] {
+			due = append(due, row)
+		}
+	}
+	sortRows(due)
+	for _, row := range due {
+		prev, err := r.st.Revision(ctx, row.EntryID, row.Revision)
+		if err != nil {
+			return err
+		}
+		e, changed := compile.Expire(prev, r.now)
+		if !changed {
+			continue
+		}
+		id, _ := r.ids.ByKey(row.Key)
+		if id != nil && id.LastRevision >= e.Record.Revision {
+			e.Record.Revision = id.LastRevision + 1
+		}
+		if id != nil {
+			id.LastRevision = e.Record.Revision
+			r.changedIDs[id.Key] = id
+		}
+		if err := r.w.revision(e, row.Key, "expired", row.Claimed, row.SourceHash, r.now); err != nil {
+			return err
+		}
+		r.rep.Expired++
+		r.rep.Compiled++
+	}
+	return nil
+}

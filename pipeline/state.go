@@ -1,0 +1,241 @@
+package pipeline
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/daawid/registry/compile"
+	"github.com/daawid/registry/compile/register"
+	"github.com/daawid/registry/schemas"
+	"github.com/duckdb/duckdb-go/v2"
+)
+
+// StateFile is the pipeline's state database in its state directory.
+const StateFile = "state.duckdb"
+
+// schemaSQL creates the state tables; comments make the file explain
+// itself to an analyst who opens it with DuckDB.
+var schemaSQL = []string{
+	`CREATE TABLE IF NOT EXISTS identities (
+		key VARCHAR PRIMARY KEY, entry_id VARCHAR NOT NULL, slug VARCHAR NOT NULL, old_slugs VARCHAR[],
+		created_at TIMESTAMP NOT NULL, items VARCHAR, last_revision INTEGER NOT NULL)`,
+	`COMMENT ON TABLE identities IS 'Identity map: the same company keeps the same entry ID and slug across runs. key is jurisdiction/register reference (gb/09999991, de/wuppertal/hrb/99901) or owner/{entryId}.'`,
+	`COMMENT ON COLUMN identities.old_slugs IS 'Slugs the entry had before a rename; they redirect and are never given again.'`,
+	`COMMENT ON COLUMN identities.items IS 'IDs of items compiled for the entry (location:register, contact:website), stable across runs.'`,
+	`COMMENT ON COLUMN identities.last_revision IS 'Last revision number ever issued; numbers never repeat.'`,
+	`CREATE TABLE IF NOT EXISTS entries (
+		entry_id VARCHAR PRIMARY KEY, key VARCHAR NOT NULL, slug VARCHAR NOT NULL, revision INTEGER NOT NULL,
+		status VARCHAR NOT NULL, claimed BOOLEAN NOT NULL, content_hash VARCHAR NOT NULL, source_hash UBIGINT,
+		updated_at TIMESTAMP NOT NULL, next_change_at TIMESTAMP, removed_at TIMESTAMP, removed_reason VARCHAR)`,
+	`COMMENT ON TABLE entries IS 'The current revision of every entry, one row each.'`,
+	`COMMENT ON COLUMN entries.content_hash IS 'SHA-256 of what the entry says, without revision and observation dates: equal hashes mean no new revision.'`,
+	`COMMENT ON COLUMN entries.source_hash IS 'FNV-64a of the register row last compiled: an unchanged row is not compiled again.'`,
+	`COMMENT ON COLUMN entries.next_change_at IS 'When time alone changes a projection (capacity expiry, noindex window, grace period): the expiry job re-issues the entry then.'`,
+	`COMMENT ON COLUMN entries.removed_at IS 'Set when the entry left the registry (company dissolved or removed from its register).'`,
+	`CREATE TABLE IF NOT EXISTS revisions (
+		entry_id VARCHAR NOT NULL, revision INTEGER NOT NULL, issued_at TIMESTAMP NOT NULL, run_id VARCHAR NOT NULL,
+		cause VARCHAR NOT NULL, entry VARCHAR NOT NULL, PRIMARY KEY (entry_id, revision))`,
+	`COMMENT ON TABLE revisions IS 'Every revision of every entry, in the open format (entry: JSON text; query it with entry::JSON). cause: compiled, owner, verification, expired.'`,
+	`CREATE TABLE IF NOT EXISTS declarations (
+		entry_id VARCHAR PRIMARY KEY, based_on INTEGER NOT NULL, declared_at TIMESTAMP NOT NULL, file VARCHAR NOT NULL, entry VARCHAR NOT NULL)`,
+	`COMMENT ON TABLE declarations IS 'The latest accepted owner revision of each claimed entry, as the owner declared it; merged over register data every run.'`,
+	`CREATE TABLE IF NOT EXISTS register_records (
+		key VARCHAR PRIMARY KEY, source VARCHAR NOT NULL, retrieved_at TIMESTAMP, active BOOLEAN NOT NULL, record VARCHAR NOT NULL)`,
+	`COMMENT ON TABLE register_records IS 'The latest register record of each company, for merging owner revisions when the register file of a run does not hold it.'`,
+	`CREATE TABLE IF NOT EXISTS refused (
+		run_id VARCHAR NOT NULL, file VARCHAR NOT NULL, line INTEGER, path VARCHAR, reason VARCHAR NOT NULL)`,
+	`COMMENT ON TABLE refused IS 'Input the runs refused or skipped, with file, line or JSON path, and why. Nothing is dropped silently.'`,
+	`CREATE TABLE IF NOT EXISTS inputs (sha256 VARCHAR PRIMARY KEY, file VARCHAR NOT NULL, run_id VARCHAR NOT NULL)`,
+	`COMMENT ON TABLE inputs IS 'Register files compiled whole, by content hash: the same file again is skipped.'`,
+	`CREATE TABLE IF NOT EXISTS runs (
+		run_id VARCHAR PRIMARY KEY, now TIMESTAMP NOT NULL, started_at TIMESTAMP NOT NULL, finished_at TIMESTAMP NOT NULL,
+		rows_read BIGINT, rows_skipped BIGINT, warnings BIGINT, compiled BIGINT, unchanged BIGINT, new_entries BIGINT,
+		merged BIGINT, refused BIGINT, events BIGINT, expired BIGINT, removed BIGINT, sites_crawled BIGINT,
+		seconds_read DOUBLE, seconds_compile DOUBLE, seconds_commit DOUBLE, report VARCHAR)`,
+	`COMMENT ON TABLE runs IS 'One row per compile run: what it read, compiled, merged, refused, expired and removed, and how long each stage took.'`,
+}
+
+// State is the pipeline's embedded DuckDB database.
+type State struct {
+	db   *sql.DB
+	path string
+}
+
+// OpenState opens (creating) the state database in dir.
+func OpenState(dir string) (*State, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, StateFile)
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	for _, q := range schemaSQL {
+		if _, err := db.Exec(q); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("state schema: %w", err)
+		}
+	}
+	return &State{db: db, path: path}, nil
+}
+
+// Close closes the database.
+func (s *State) Close() error { return s.db.Close() }
+
+// DB is the database, for reports and tests.
+func (s *State) DB() *sql.DB { return s.db }
+
+// EntryRow is an entry's current state.
+type EntryRow struct {
+	EntryID, Key, Slug string
+	Revision           int
+	Status             schemas.EntryStatus
+	Claimed            bool
+	ContentHash        string
+	SourceHash         uint64
+	NextChangeAt       time.Time
+	Removed            bool
+}
+
+// LoadIdentities reads the identity map.
+func (s *State) LoadIdentities(ctx context.Context) (*compile.Identities, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, entry_id, slug, coalesce(old_slugs, []::VARCHAR[]), created_at, coalesce(items::VARCHAR, '{}'), last_revision FROM identities`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := compile.NewIdentities()
+	for rows.Next() {
+		var id compile.Identity
+		var old duckdb.Composite[[]string]
+		var created time.Time
+		var items string
+		if err := rows.Scan(&id.Key, &id.EntryID, &id.Slug, &old, &created, &items, &id.LastRevision); err != nil {
+			return nil, err
+		}
+		id.OldSlugs = old.Get()
+		id.CreatedAt = schemas.FormatTime(created)
+		if err := json.Unmarshal([]byte(items), &id.Items); err != nil {
+			return nil, fmt.Errorf("identity %s items: %w", id.Key, err)
+		}
+		ids.Add(&id)
+	}
+	return ids, rows.Err()
+}
+
+// LoadEntries reads the current state of every entry, by key.
+func (s *State) LoadEntries(ctx context.Context) (map[string]*EntryRow, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT entry_id, key, slug, revision, status, claimed, content_hash, coalesce(source_hash, 0), next_change_at, removed_at IS NOT NULL FROM entries`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*EntryRow{}
+	for rows.Next() {
+		var r EntryRow
+		var next sql.NullTime
+		if err := rows.Scan(&r.EntryID, &r.Key, &r.Slug, &r.Revision, &r.Status, &r.Claimed, &r.ContentHash, &r.SourceHash, &next, &r.Removed); err != nil {
+			return nil, err
+		}
+		if next.Valid {
+			r.NextChangeAt = next.Time.UTC()
+		}
+		out[r.Key] = &r
+	}
+	return out, rows.Err()
+}
+
+// Revision reads one revision of an entry; revision 0 is the current one.
+func (s *State) Revision(ctx context.Context, entryID string, revision int) (*schemas.Entry, error) {
+	q := `SELECT entry::VARCHAR FROM revisions WHERE entry_id = ? ORDER BY revision DESC LIMIT 1`
+	args := []any{entryID}
+	if revision > 0 {
+		q = `SELECT entry::VARCHAR FROM revisions WHERE entry_id = ? AND revision = ?`
+		args = append(args, revision)
+	}
+	var js string
+	if err := s.db.QueryRowContext(ctx, q, args...).Scan(&js); err != nil {
+		return nil, fmt.Errorf("revision of %s: %w", entryID, err)
+	}
+	var e schemas.Entry
+	if err := json.Unmarshal([]byte(js), &e); err != nil {
+		return nil, fmt.Errorf("revision of %s: %w", entryID, err)
+	}
+	return &e, nil
+}
+
+// Declarations reads the accepted owner revisions, by entry ID.
+func (s *State) Declarations(ctx context.Context) (map[string]*compile.OwnerRevision, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT entry_id, based_on, declared_at, file, entry::VARCHAR FROM declarations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]*compile.OwnerRevision{}
+	for rows.Next() {
+		var id, file, js string
+		var d compile.OwnerRevision
+		if err := rows.Scan(&id, &d.BasedOn, &d.DeclaredAt, &file, &js); err != nil {
+			return nil, err
+		}
+		d.File = file
+		d.DeclaredAt = d.DeclaredAt.UTC()
+		if err := json.Unmarshal([]byte(js), &d.Entry); err != nil {
+			return nil, err
+		}
+		out[id] = &d
+	}
+	return out, rows.Err()
+}
+
+// appendRows bulk-loads rows into a table through the DuckDB Appender.
+func appendRows(ctx context.Context, conn *sql.Conn, table string, rows [][]driver.Value) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	return conn.Raw(func(dc any) error {
+		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "", table)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if err := a.AppendRow(r...); err != nil {
+				a.Close()
+				return fmt.Errorf("%s: %w", table, err)
+			}
+		}
+		return a.Close()
+	})
+}
+
+// InputSeen reports whether a register file with this content was compiled.
+func (s *State) InputSeen(ctx context.Context, sha string) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM inputs WHERE sha256 = ?`, sha).Scan(&n)
+	return n > 0, err
+}
+
+// RegisterRecord reads the latest stored register record of a key.
+func (s *State) RegisterRecord(ctx context.Context, key string) (*register.Record, error) {
+	var js string
+	err := s.db.QueryRowContext(ctx, `SELECT record::VARCHAR FROM register_records WHERE key = ?`, key).Scan(&js)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var rec register.Record
+	if err := json.Unmarshal([]byte(js), &rec); err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
