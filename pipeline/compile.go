@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/daawid/registry/compile"
@@ -368,9 +369,24 @@ func (r *run) crawl(ctx context.Context) {
 	if r.cfg.Sites == nil {
 		return
 	}
-	for _, host := range r.cfg.Sites.Hosts() {
-		region := regionOfHost(host)
-		f := r.cfg.Sites.Crawl(ctx, host, region, r.now)
+	hosts := r.cfg.Sites.Hosts()
+	facts := make([]*site.Facts, len(hosts))
+	// Hosts are crawled side by side; each host still gets one request at
+	// a time (the crawler's per-host turns).
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i, host := range hosts {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			facts[i] = r.cfg.Sites.Crawl(ctx, host, regionOfHost(host), r.now)
+		}()
+	}
+	wg.Wait()
+	for i, host := range hosts {
+		f := facts[i]
 		r.rep.SitesCrawled++
 		for _, p := range f.Problems {
 			r.refuse(Problem{File: "https://" + host + "/", Reason: p, Kept: true})

@@ -18,6 +18,7 @@ type command struct {
 var commands = []command{
 	{"render", "write one projection of an entry to stdout", runRender},
 	{"validate", "check entries and print every mistake with its path", runValidate},
+	{"compile", "compile entries from registers, websites, owner revisions and events into the state", runCompile},
 }
 
 func main() {

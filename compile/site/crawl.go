@@ -247,7 +247,11 @@ func (c *Crawler) robots(ctx context.Context, base *url.URL) (*robotstxt.Group, 
 	if err != nil {
 		return nil, fmt.Errorf("robots.txt: %w", err)
 	}
-	data, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
+	status := resp.StatusCode
+	if status >= 300 && status < 400 {
+		status = http.StatusNotFound // a moved robots.txt is treated as none; the pages' own redirects are checked
+	}
+	data, err := robotstxt.FromStatusAndBytes(status, body)
 	if err != nil {
 		return nil, fmt.Errorf("robots.txt: %w", err)
 	}

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/daawid/registry/pipeline"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// multiFlag collects a repeated flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+func runCompile(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	state := fs.String("state", "", "state directory (holds state.duckdb)")
+	var registers, verification multiFlag
+	fs.Var(&registers, "register", "register file (*.csv Companies House BasicCompanyData, *.jsonl OffeneRegister); repeat for several")
+	websites := fs.String("websites", "", "folder of a saved-site archive (*.txtar) to crawl through a loopback server")
+	inbox := fs.String("owner-inbox", "", "folder of owner revisions (*.json)")
+	fs.Var(&verification, "verification", "JSON-lines file of verification events; repeat for several")
+	seed := fs.String("seed", "", "identity map to start from (JSON)")
+	nowFlag := fs.String("now", "", "the run's instant, RFC 3339 (default: now)")
+	jsonOut := fs.Bool("json", false, "print the run report as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: daawid compile --state DIR [--register FILE]... [--websites DIR] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *state == "" || fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
+	now := time.Now().UTC()
+	if *nowFlag != "" {
+		t, err := time.Parse(time.RFC3339, *nowFlag)
+		if err != nil {
+			fmt.Fprintf(stderr, "daawid compile: --now %q: %v\n", *nowFlag, err)
+			return 2
+		}
+		now = t
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg := pipeline.CompileConfig{StateDir: *state, Registers: registers, OwnerInbox: *inbox, Verification: verification, Seed: *seed, Now: now}
+	tty := isTerminal(stderr)
+	if tty {
+		bar := progressbar.NewOptions64(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("compiling rows"),
+			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"), progressbar.OptionThrottle(200*time.Millisecond))
+		var last int64
+		cfg.Progress = func(n int64) { bar.Add64(n - last); last = n }
+		defer bar.Finish()
+		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	} else {
+		cfg.Log = slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		cfg.Progress = func(n int64) { cfg.Log.Info("progress", "rows", n) }
+	}
+	if *websites != "" {
+		arch, err := pipeline.OpenArchive(*websites, 15*time.Second)
+		if err != nil {
+			fmt.Fprintf(stderr, "daawid compile: %v\n", err)
+			return 1
+		}
+		defer arch.Close()
+		cfg.Sites = arch
+	}
+	rep, err := pipeline.Compile(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "daawid compile: %v\n", err)
+		return 1
+	}
+	if *jsonOut {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	printReport(stdout, rep)
+	return 0
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// printReport writes the run report as a table and its problems.
+func printReport(w io.Writer, r *pipeline.Report) {
+	fmt.Fprintf(w, "run %s at %s\n", r.RunID, r.Now.Format(time.RFC3339))
+	rows := [][2]any{
+		{"rows read", r.RowsRead}, {"rows skipped", r.RowsSkipped}, {"warnings (row kept)", r.Warnings},
+		{"register files skipped (unchanged)", r.FilesSkipped}, {"new entries", r.NewEntries},
+		{"new revisions", r.Compiled}, {"unchanged", r.Unchanged}, {"owner revisions merged", r.Merged},
+		{"owner revisions refused", r.Refused}, {"verification events", r.Events}, {"expired", r.Expired},
+		{"removed (dissolved)", r.Removed}, {"websites crawled", r.SitesCrawled}, {"websites matched", r.SitesMatched},
+	}
+	for _, row := range rows {
+		fmt.Fprintf(w, "  %-36s %10v\n", row[0], row[1])
+	}
+	fmt.Fprintf(w, "  %-36s %10.2f\n", "seconds (read, compile, commit, total)", r.Seconds.Total)
+	fmt.Fprintf(w, "  %-36s %.2f / %.2f / %.2f\n", "", r.Seconds.Read, r.Seconds.Compile, r.Seconds.Commit)
+	if r.RowsRead > 0 && r.Seconds.Total > 0 {
+		fmt.Fprintf(w, "  %-36s %10.0f\n", "rows per second", float64(r.RowsRead)/r.Seconds.Total)
+	}
+	if len(r.Problems) > 0 {
+		fmt.Fprintf(w, "problems (%d shown; all are in the state's refused table):\n", len(r.Problems))
+		for _, p := range r.Problems {
+			loc := p.File
+			if p.Line > 0 {
+				loc += fmt.Sprintf(":%d", p.Line)
+			}
+			if p.Path != "" {
+				loc += " " + p.Path
+			}
+			kept := ""
+			if p.Kept {
+				kept = " (kept)"
+			}
+			fmt.Fprintf(w, "  %s: %s%s\n", loc, p.Reason, kept)
+		}
+	}
+}
