@@ -2,6 +2,8 @@ package compile
 
 import (
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"github.com/daawid/registry/schemas/taxonomy"
 )
@@ -10,14 +12,49 @@ import (
 // website name no activity that fits another (decision D46).
 const FallbackCategory = "other.business"
 
-// Categorizer picks taxonomy categories for compiled entries.
+// Categorizer picks taxonomy categories for compiled entries. It indexes
+// the taxonomy's words once per language; it is safe for concurrent use.
 type Categorizer struct {
 	tax *taxonomy.Taxonomy
+	mu  sync.Mutex
+	idx map[string]*wordIndex
+}
+
+// wordIndex is one language's words: each category's words, and every
+// word (of at least four letters) to the category it names.
+type wordIndex struct {
+	byCode map[string][]string
+	byWord map[string]string
 }
 
 // NewCategorizer uses the taxonomy's NACE classes, labels and everyday
 // words.
-func NewCategorizer(tax *taxonomy.Taxonomy) *Categorizer { return &Categorizer{tax: tax} }
+func NewCategorizer(tax *taxonomy.Taxonomy) *Categorizer {
+	return &Categorizer{tax: tax, idx: map[string]*wordIndex{}}
+}
+
+func (c *Categorizer) index(lang string) *wordIndex {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ix, ok := c.idx[lang]; ok {
+		return ix
+	}
+	ix := &wordIndex{byCode: map[string][]string{}, byWord: map[string]string{}}
+	for _, cat := range c.tax.Categories() { // sorted by code: the first code keeps a word
+		ws := []string{strings.ToLower(c.tax.Label(cat.Code, lang))}
+		for _, t := range c.tax.Terms(cat.Code)[lang] {
+			ws = append(ws, strings.ToLower(t))
+		}
+		ix.byCode[cat.Code] = ws
+		for _, w := range ws {
+			if _, taken := ix.byWord[w]; !taken && len(w) >= 4 {
+				ix.byWord[w] = cat.Code
+			}
+		}
+	}
+	c.idx[lang] = ix
+	return ix
+}
 
 // FromNACE picks a category for each NACE class, in order, without
 // repeats: among the categories that list the class, the one whose words
@@ -66,13 +103,7 @@ func (c *Categorizer) FromNACE(nace []string, descriptions []string, lang string
 }
 
 // words are a category's label and everyday words in lang, lower case.
-func (c *Categorizer) words(code, lang string) []string {
-	ws := []string{strings.ToLower(c.tax.Label(code, lang))}
-	for _, t := range c.tax.Terms(code)[lang] {
-		ws = append(ws, strings.ToLower(t))
-	}
-	return ws
-}
+func (c *Categorizer) words(code, lang string) []string { return c.index(lang).byCode[code] }
 
 // FromName guesses a category from a company name's words in its
 // language ("Schreinerei Beispiel" → trades.carpentry, through the word
@@ -81,18 +112,22 @@ func (c *Categorizer) words(code, lang string) []string {
 // ties go to the first code. German registers carry no activity codes, so
 // this is all there is until the website or the owner says more.
 func (c *Categorizer) FromName(name, lang string) (string, bool) {
-	tokens := nameTokens(name)
+	ix := c.index(lang)
 	best, bestLen := "", 0
-	for _, cat := range c.tax.Categories() {
-		for _, w := range c.words(cat.Code, lang) {
-			if len(w) < 4 || len(w) <= bestLen {
-				continue
+	for _, tok := range nameTokens(name) {
+		// the whole word, then its prefixes of five letters or more
+		for n := len(tok); n >= 4 && n > bestLen; n-- {
+			if n < len(tok) && n < 5 {
+				break
 			}
-			for _, tok := range tokens {
-				if tok == w || (len(w) >= 5 && strings.HasPrefix(tok, w)) {
-					best, bestLen = cat.Code, len(w)
-					break
+			if n < len(tok) && !utf8.RuneStart(tok[n]) {
+				continue // not a whole letter
+			}
+			if code, ok := ix.byWord[tok[:n]]; ok {
+				if n > bestLen || (n == bestLen && code < best) {
+					best, bestLen = code, n
 				}
+				break
 			}
 		}
 	}

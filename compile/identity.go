@@ -153,8 +153,12 @@ func (ids *Identities) freeSlug(name, locality string) string {
 	}
 	last := try[len(try)-1]
 	for n := 2; ; n++ {
-		s := trimSlug(last+"-"+strconv.Itoa(n)) + ""
-		if ids.slugOK(s) {
+		suffix := "-" + strconv.Itoa(n)
+		stem := last
+		if len(stem)+len(suffix) > 63 {
+			stem = strings.TrimRight(stem[:63-len(suffix)], "-")
+		}
+		if s := stem + suffix; ids.slugOK(s) {
 			return s
 		}
 	}
@@ -170,9 +174,14 @@ func (ids *Identities) slugOK(s string) bool {
 // characters ("Schreinerei Beispiel" → schreinerei-beispiel, "Bäckerei
 // Müller & Söhne" → baeckerei-mueller-soehne).
 func Slugify(s string) string {
-	s = strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue", "Ä", "ae", "Ö", "oe", "Ü", "ue", "ß", "ss", "&", " ", "+", " ").Replace(s)
-	t := transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	s, _, _ = transform.String(t, s)
+	s = umlauts.Replace(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 { // accents left: decompose and drop the marks
+			t := transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+			s, _, _ = transform.String(t, s)
+			break
+		}
+	}
 	var b strings.Builder
 	dash := false
 	for _, r := range strings.ToLower(s) {
@@ -186,6 +195,8 @@ func Slugify(s string) string {
 	}
 	return trimSlug(b.String())
 }
+
+var umlauts = strings.NewReplacer("ä", "ae", "ö", "oe", "ü", "ue", "Ä", "ae", "Ö", "oe", "Ü", "ue", "ß", "ss", "&", " ", "+", " ")
 
 func trimSlug(s string) string {
 	s = strings.Trim(s, "-")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/daawid/registry/compile"
 	"github.com/daawid/registry/compile/register"
@@ -53,30 +54,23 @@ func (r *run) registers(ctx context.Context) error {
 	for _, id := range r.ids.AssignNew(news, r.now) {
 		r.changedIDs[id.Key] = id
 	}
-	for _, f := range files {
-		var ferr error
-		err := r.scan(f, func(rec *register.Record) {
-			if ferr == nil {
-				ferr = r.record(ctx, rec)
-			}
-		}, true)
-		if err != nil {
-			return err
-		}
-		if ferr != nil {
-			return ferr
-		}
-	}
-	return nil
+	return r.compileFiles(ctx, files)
 }
 
-// scan reads a register file, calling fn for each good record; with
-// report, bad rows and warnings go into the report.
-func (r *run) scan(path string, fn func(*register.Record), report bool) error {
+// scan reads a register file for the first pass: good records only.
+func (r *run) scan(path string, fn func(*register.Record), _ bool) error {
+	return r.scanWith(path, fn, nil)
+}
+
+// scanWith reads a register file, calling fn for each good record and
+// problem (when set) for bad rows, warnings and unreadable files; it
+// counts rows read when problem is set.
+func (r *run) scanWith(path string, fn func(*register.Record), problem func(Problem)) error {
+	report := problem != nil
 	rd, closer, err := openRegister(path, r.now)
 	if err != nil {
 		if report {
-			r.refuse(Problem{File: filepath.Base(path), Reason: err.Error()})
+			problem(Problem{File: filepath.Base(path), Reason: err.Error()})
 		}
 		return nil
 	}
@@ -89,32 +83,50 @@ func (r *run) scan(path string, fn func(*register.Record), report bool) error {
 		var re *register.RowError
 		if errors.As(err, &re) {
 			if report {
-				r.rep.RowsRead++
-				r.refuse(Problem{File: re.File, Line: re.Line, Path: re.Field, Reason: re.Msg})
+				atomic.AddInt64(&r.rep.RowsRead, 1)
+				problem(Problem{File: re.File, Line: re.Line, Path: re.Field, Reason: re.Msg})
 			}
 			continue
 		}
 		if err != nil {
 			if report {
-				r.refuse(Problem{File: filepath.Base(path), Reason: err.Error()})
+				problem(Problem{File: filepath.Base(path), Reason: err.Error()})
 			}
 			return nil // an unreadable rest of a file is reported; the run goes on
 		}
 		if report {
-			r.rep.RowsRead++
+			n := atomic.AddInt64(&r.rep.RowsRead, 1)
 			for _, w := range rec.Warnings {
-				r.refuse(Problem{File: w.File, Line: w.Line, Path: w.Field, Reason: w.Msg, Kept: true})
+				problem(Problem{File: w.File, Line: w.Line, Path: w.Field, Reason: w.Msg, Kept: true})
 			}
-			if r.cfg.Progress != nil && r.rep.RowsRead%10000 == 0 {
-				r.cfg.Progress(r.rep.RowsRead)
+			if r.cfg.Progress != nil && n%10000 == 0 {
+				r.cfg.Progress(n)
 			}
 		}
 		fn(rec)
 	}
 }
 
-// record compiles one register record.
-func (r *run) record(ctx context.Context, rec *register.Record) error {
+// outcome is what compiling one company gave: computed by a worker,
+// applied by the single writer.
+type outcome struct {
+	id        *compile.Identity
+	row       *EntryRow // the new current row, nil when unchanged
+	entryJSON []byte
+	cause     string
+	decl      *compile.OwnerRevision // a newly accepted declaration to keep
+	remove    *EntryRow
+	reason    string
+	problems  []Problem
+	unchanged bool
+	newEntry  bool
+	siteUsed  bool
+	err       error
+}
+
+// record works out one register record's outcome. It reads the run's maps
+// and owns the record's identity (records are split among workers by key).
+func (r *run) record(ctx context.Context, rec *register.Record) outcome {
 	row := r.rows[rec.Key]
 	id, ok := r.ids.ByKey(rec.Key)
 	if !rec.Active {
@@ -122,64 +134,46 @@ func (r *run) record(ctx context.Context, rec *register.Record) error {
 		// claimed entry is never removed by register data alone.
 		if row != nil && !row.Removed {
 			if row.Claimed {
-				r.refuse(Problem{File: rec.File, Line: rec.Line, Reason: "the register says " + rec.Status + "; the entry is claimed and stays", Kept: true})
-				return nil
+				return outcome{problems: []Problem{{File: rec.File, Line: rec.Line, Reason: "the register says " + rec.Status + "; the entry is claimed and stays", Kept: true}}, unchanged: true}
 			}
-			row.Removed = true
-			r.rep.Removed++
-			return r.w.removed(row, r.now, "register: "+rec.Status)
+			return outcome{remove: row, reason: "register: " + rec.Status}
 		}
-		return nil
+		return outcome{unchanged: true}
 	}
 	if !ok {
-		return nil // an inactive company seen first in pass 2; nothing to do
+		return outcome{unchanged: true}
 	}
-	r.seenEntry(id.EntryID)
 	decl, isNew := r.newDecl[id.EntryID], true
 	if decl == nil {
 		decl, isNew = r.decls[id.EntryID], false
 	}
 	evs := r.events[id.EntryID]
 	web := r.siteFor(rec)
-	if web != nil {
-		r.rep.SitesMatched++
-	}
 	if row != nil && !row.Removed && row.SourceHash == rec.Hash && !isNew && len(evs) == 0 && web == nil {
-		r.rep.Unchanged++
-		return nil
+		return outcome{id: id, unchanged: true}
 	}
-	if row == nil || row.SourceHash != rec.Hash {
-		js, _ := json.Marshal(rec)
-		if err := r.w.record(rec.Key, rec.Source, rec.RetrievedAt, rec.Active, js); err != nil {
-			return err
-		}
-	}
-	return r.build(ctx, id, row, rec, web, decl, isNew, evs)
+	o := r.build(ctx, id, row, rec, web, decl, isNew, evs)
+	o.siteUsed = web != nil
+	return o
 }
 
-// seenEntry marks an entry as compiled from a record this run.
-func (r *run) seenEntry(entryID string) { r.touched[entryID] = true }
-
-// build makes the entry's revision from its sources and stages it when it
-// says something new.
-func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, rec *register.Record, web *siteFacts, decl *compile.OwnerRevision, isNew bool, evs []compile.Event) error {
+// build makes the entry's revision from its sources; the outcome holds it
+// when it says something new.
+func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, rec *register.Record, web *siteFacts, decl *compile.OwnerRevision, isNew bool, evs []compile.Event) outcome {
 	var prev *schemas.Entry
 	if row != nil && !row.Removed && (decl != nil || len(evs) > 0 || row.Status == schemas.StatusSuspended) {
 		var err error
 		if prev, err = r.st.Revision(ctx, row.EntryID, row.Revision); err != nil {
-			return err
+			return outcome{err: err}
 		}
 	}
 	var e *schemas.Entry
-	cause := "compiled"
+	o := outcome{id: id, cause: "compiled"}
 	switch {
 	case decl != nil:
 		e = r.comp.Claimed(decl, rec, web, id, prev, evs, r.now)
 		if isNew {
-			cause = "owner"
-			if err := r.w.declaration(decl); err != nil {
-				return err
-			}
+			o.cause, o.decl = "owner", decl
 		}
 	case rec != nil:
 		e = r.comp.Unclaimed(rec, web, id, nil, r.now)
@@ -194,14 +188,14 @@ func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, re
 		}
 	default:
 		if prev == nil {
-			return nil
+			return outcome{unchanged: true}
 		}
 		e = prev.Clone()
 		compile.ApplyEvents(e, evs)
-		cause = "verification"
+		o.cause = "verification"
 	}
-	if len(evs) > 0 && cause == "compiled" {
-		cause = "verification"
+	if len(evs) > 0 && o.cause == "compiled" {
+		o.cause = "verification"
 	}
 	var sourceHash uint64
 	if rec != nil {
@@ -209,8 +203,8 @@ func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, re
 	}
 	hash := compile.ContentHash(e)
 	if row != nil && !row.Removed && hash == row.ContentHash {
-		r.rep.Unchanged++
-		return nil
+		o.unchanged = true
+		return o
 	}
 	last := id.LastRevision
 	if row != nil && row.Revision > last {
@@ -222,18 +216,77 @@ func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, re
 		e.Record.CreatedAt = prev.Record.CreatedAt
 	}
 	id.LastRevision = e.Record.Revision
-	r.changedIDs[id.Key] = id
-	if row == nil {
+	js, err := json.Marshal(e)
+	if err != nil {
+		return outcome{err: err}
+	}
+	o.entryJSON = js
+	o.newEntry = row == nil
+	o.row = &EntryRow{EntryID: e.ID, Key: id.Key, Slug: e.Slug, Revision: e.Record.Revision, Status: e.Status,
+		Claimed: decl != nil, ContentHash: hash, SourceHash: sourceHash, NextChangeAt: e.NextChangeAt(), updatedAt: schemas.ParseTime(e.Record.UpdatedAt)}
+	return o
+}
+
+// apply stages an outcome (the writer's side).
+func (r *run) apply(o outcome) error {
+	if o.err != nil {
+		return o.err
+	}
+	for _, p := range o.problems {
+		r.refuse(p)
+	}
+	if o.remove != nil {
+		gone := *o.remove
+		gone.Removed = true
+		r.setRow(&gone)
+		r.rep.Removed++
+		return r.w.removed(&gone, r.now, o.reason)
+	}
+	if o.siteUsed {
+		r.rep.SitesMatched++
+	}
+	if o.id != nil {
+		r.touched[o.id.EntryID] = true
+	}
+	if o.decl != nil {
+		if err := r.w.declaration(o.decl); err != nil {
+			return err
+		}
+	}
+	if o.unchanged || o.row == nil {
+		r.rep.Unchanged++
+		return nil
+	}
+	r.changedIDs[o.id.Key] = o.id
+	if o.newEntry {
 		r.rep.NewEntries++
 	}
-	if err := r.w.revision(e, id.Key, cause, decl != nil, sourceHash, r.now); err != nil {
+	if err := r.w.revisionJSON(o.row, o.entryJSON, o.cause, r.now); err != nil {
 		return err
 	}
 	r.rep.Compiled++
-	r.rows[id.Key] = &EntryRow{EntryID: e.ID, Key: id.Key, Slug: e.Slug, Revision: e.Record.Revision, Status: e.Status,
-		Claimed: decl != nil, ContentHash: hash, SourceHash: sourceHash, NextChangeAt: e.NextChangeAt()}
-	r.byEntry[e.ID] = r.rows[id.Key]
+	r.setRow(o.row)
 	return nil
+}
+
+// setRow records an entry's new current row. While workers read the rows,
+// new rows wait in pending and join after the parallel pass.
+func (r *run) setRow(row *EntryRow) {
+	if r.pending != nil {
+		r.pending[row.Key] = row
+		return
+	}
+	r.rows[row.Key] = row
+	r.byEntry[row.EntryID] = row
+}
+
+// flushRows joins the pending rows after a parallel pass.
+func (r *run) flushRows() {
+	p := r.pending
+	r.pending = nil
+	for _, row := range p {
+		r.setRow(row)
+	}
 }
 
 // ownerOnly merges the owner revisions and events of entries no register
@@ -255,7 +308,7 @@ func (r *run) ownerOnly(ctx context.Context) error {
 	}
 	sortStrings(ids)
 	for _, entryID := range ids {
-		r.seenEntry(entryID)
+		r.touched[entryID] = true
 		id, ok := r.ids.ByEntry(entryID)
 		decl, isNew := r.newDecl[entryID], true
 		if decl == nil {
@@ -271,11 +324,11 @@ func (r *run) ownerOnly(ctx context.Context) error {
 			r.ids.Add(id)
 			r.changedIDs[id.Key] = id
 		}
-		rec, err := r.st.RegisterRecord(ctx, id.Key)
+		rec, err := r.st.RegisterRecord(ctx, r.rows[id.Key])
 		if err != nil {
 			return err
 		}
-		if err := r.build(ctx, id, r.rows[id.Key], rec, nil, decl, isNew, r.events[entryID]); err != nil {
+		if err := r.apply(r.build(ctx, id, r.rows[id.Key], rec, nil, decl, isNew, r.events[entryID])); err != nil {
 			return err
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,14 +23,16 @@ const StateFile = "state.duckdb"
 // itself to an analyst who opens it with DuckDB.
 var schemaSQL = []string{
 	`CREATE TABLE IF NOT EXISTS identities (
-		key VARCHAR PRIMARY KEY, entry_id VARCHAR NOT NULL, slug VARCHAR NOT NULL, old_slugs VARCHAR[],
+		key VARCHAR NOT NULL, entry_id VARCHAR NOT NULL, slug VARCHAR NOT NULL, old_slugs VARCHAR[],
 		created_at TIMESTAMP NOT NULL, items VARCHAR, last_revision INTEGER NOT NULL)`,
+	// No primary keys: the pipeline keeps keys unique itself, and DuckDB
+	// loads and replaces rows in bulk much faster without ART indexes.
 	`COMMENT ON TABLE identities IS 'Identity map: the same company keeps the same entry ID and slug across runs. key is jurisdiction/register reference (gb/09999991, de/wuppertal/hrb/99901) or owner/{entryId}.'`,
 	`COMMENT ON COLUMN identities.old_slugs IS 'Slugs the entry had before a rename; they redirect and are never given again.'`,
 	`COMMENT ON COLUMN identities.items IS 'IDs of items compiled for the entry (location:register, contact:website), stable across runs.'`,
 	`COMMENT ON COLUMN identities.last_revision IS 'Last revision number ever issued; numbers never repeat.'`,
 	`CREATE TABLE IF NOT EXISTS entries (
-		entry_id VARCHAR PRIMARY KEY, key VARCHAR NOT NULL, slug VARCHAR NOT NULL, revision INTEGER NOT NULL,
+		entry_id VARCHAR NOT NULL, key VARCHAR NOT NULL, slug VARCHAR NOT NULL, revision INTEGER NOT NULL,
 		status VARCHAR NOT NULL, claimed BOOLEAN NOT NULL, content_hash VARCHAR NOT NULL, source_hash UBIGINT,
 		updated_at TIMESTAMP NOT NULL, next_change_at TIMESTAMP, removed_at TIMESTAMP, removed_reason VARCHAR)`,
 	`COMMENT ON TABLE entries IS 'The current revision of every entry, one row each.'`,
@@ -41,21 +42,18 @@ var schemaSQL = []string{
 	`COMMENT ON COLUMN entries.removed_at IS 'Set when the entry left the registry (company dissolved or removed from its register).'`,
 	`CREATE TABLE IF NOT EXISTS revisions (
 		entry_id VARCHAR NOT NULL, revision INTEGER NOT NULL, issued_at TIMESTAMP NOT NULL, run_id VARCHAR NOT NULL,
-		cause VARCHAR NOT NULL, entry VARCHAR NOT NULL, PRIMARY KEY (entry_id, revision))`,
+		cause VARCHAR NOT NULL, entry VARCHAR NOT NULL)`,
 	`COMMENT ON TABLE revisions IS 'Every revision of every entry, in the open format (entry: JSON text; query it with entry::JSON). cause: compiled, owner, verification, expired.'`,
 	`CREATE TABLE IF NOT EXISTS declarations (
-		entry_id VARCHAR PRIMARY KEY, based_on INTEGER NOT NULL, declared_at TIMESTAMP NOT NULL, file VARCHAR NOT NULL, entry VARCHAR NOT NULL)`,
+		entry_id VARCHAR NOT NULL, based_on INTEGER NOT NULL, declared_at TIMESTAMP NOT NULL, file VARCHAR NOT NULL, entry VARCHAR NOT NULL)`,
 	`COMMENT ON TABLE declarations IS 'The latest accepted owner revision of each claimed entry, as the owner declared it; merged over register data every run.'`,
-	`CREATE TABLE IF NOT EXISTS register_records (
-		key VARCHAR PRIMARY KEY, source VARCHAR NOT NULL, retrieved_at TIMESTAMP, active BOOLEAN NOT NULL, record VARCHAR NOT NULL)`,
-	`COMMENT ON TABLE register_records IS 'The latest register record of each company, for merging owner revisions when the register file of a run does not hold it.'`,
 	`CREATE TABLE IF NOT EXISTS refused (
 		run_id VARCHAR NOT NULL, file VARCHAR NOT NULL, line INTEGER, path VARCHAR, reason VARCHAR NOT NULL)`,
 	`COMMENT ON TABLE refused IS 'Input the runs refused or skipped, with file, line or JSON path, and why. Nothing is dropped silently.'`,
-	`CREATE TABLE IF NOT EXISTS inputs (sha256 VARCHAR PRIMARY KEY, file VARCHAR NOT NULL, run_id VARCHAR NOT NULL)`,
+	`CREATE TABLE IF NOT EXISTS inputs (sha256 VARCHAR NOT NULL, file VARCHAR NOT NULL, run_id VARCHAR NOT NULL)`,
 	`COMMENT ON TABLE inputs IS 'Register files compiled whole, by content hash: the same file again is skipped.'`,
 	`CREATE TABLE IF NOT EXISTS runs (
-		run_id VARCHAR PRIMARY KEY, now TIMESTAMP NOT NULL, started_at TIMESTAMP NOT NULL, finished_at TIMESTAMP NOT NULL,
+		run_id VARCHAR NOT NULL, now TIMESTAMP NOT NULL, started_at TIMESTAMP NOT NULL, finished_at TIMESTAMP NOT NULL,
 		rows_read BIGINT, rows_skipped BIGINT, warnings BIGINT, compiled BIGINT, unchanged BIGINT, new_entries BIGINT,
 		merged BIGINT, refused BIGINT, events BIGINT, expired BIGINT, removed BIGINT, sites_crawled BIGINT,
 		seconds_read DOUBLE, seconds_compile DOUBLE, seconds_commit DOUBLE, report VARCHAR)`,
@@ -103,6 +101,7 @@ type EntryRow struct {
 	SourceHash         uint64
 	NextChangeAt       time.Time
 	Removed            bool
+	updatedAt          time.Time
 }
 
 // LoadIdentities reads the identity map.
@@ -223,19 +222,29 @@ func (s *State) InputSeen(ctx context.Context, sha string) (bool, error) {
 	return n > 0, err
 }
 
-// RegisterRecord reads the latest stored register record of a key.
-func (s *State) RegisterRecord(ctx context.Context, key string) (*register.Record, error) {
-	var js string
-	err := s.db.QueryRowContext(ctx, `SELECT record::VARCHAR FROM register_records WHERE key = ?`, key).Scan(&js)
-	if errors.Is(err, sql.ErrNoRows) {
+// RegisterRecord rebuilds the register record an entry was compiled from,
+// out of its current revision: the operator block holds the register's
+// legal identity and the provenance its retrieval date. Keeping the whole
+// record of every row would double what a run writes (decision D51).
+func (s *State) RegisterRecord(ctx context.Context, row *EntryRow) (*register.Record, error) {
+	if row == nil {
 		return nil, nil
 	}
+	e, err := s.Revision(ctx, row.EntryID, row.Revision)
 	if err != nil {
 		return nil, err
 	}
-	var rec register.Record
-	if err := json.Unmarshal([]byte(js), &rec); err != nil {
-		return nil, err
+	op := e.Operator
+	if op == nil || op.Register == nil {
+		return nil, nil
 	}
-	return &rec, nil
+	rec := &register.Record{Source: "state", Key: row.Key, Register: *op.Register, LegalName: op.LegalName, LegalForm: op.LegalForm,
+		Name: e.DisplayName, Address: op.Address, Active: true, Jurisdiction: op.Address.Country}
+	for _, p := range e.Provenance {
+		if p.Source == schemas.SourceRegister {
+			rec.RetrievedAt = schemas.ParseTime(p.ObservedAt)
+			break
+		}
+	}
+	return rec, nil
 }

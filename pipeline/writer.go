@@ -19,9 +19,7 @@ import (
 var staged = []struct{ table, like string }{
 	{"stage_identities", "identities"},
 	{"stage_entries", "entries"},
-	{"stage_revisions", "revisions"},
 	{"stage_declarations", "declarations"},
-	{"stage_records", "register_records"},
 	{"stage_refused", "refused"},
 	{"stage_inputs", "inputs"},
 }
@@ -45,7 +43,19 @@ func (s *State) newWriter(ctx context.Context, runID string) (*writer, error) {
 			return nil, err
 		}
 	}
+	// The run is one transaction: revisions, the bulk of what a run writes,
+	// go straight into their table inside it; the small tables whose rows
+	// replace older ones are staged and swapped in at the commit.
+	if _, err := conn.ExecContext(ctx, `BEGIN TRANSACTION`); err != nil {
+		conn.Close()
+		return nil, err
+	}
 	err = conn.Raw(func(dc any) error {
+		a, err := duckdb.NewAppender(dc.(driver.Conn), "", "main", "revisions")
+		if err != nil {
+			return fmt.Errorf("appender revisions: %w", err)
+		}
+		w.appenders["revisions"] = a
 		for _, st := range staged {
 			a, err := duckdb.NewAppender(dc.(driver.Conn), "temp", "main", st.table)
 			if err != nil {
@@ -82,7 +92,7 @@ func (w *writer) revision(e *schemas.Entry, key, cause string, claimed bool, sou
 	if err != nil {
 		return err
 	}
-	if err := w.append("stage_revisions", e.ID, int32(e.Record.Revision), issued.UTC(), w.runID, cause, string(js)); err != nil {
+	if err := w.append("revisions", e.ID, int32(e.Record.Revision), issued.UTC(), w.runID, cause, string(js)); err != nil {
 		return err
 	}
 	var sh driver.Value
@@ -91,6 +101,19 @@ func (w *writer) revision(e *schemas.Entry, key, cause string, claimed bool, sou
 	}
 	return w.append("stage_entries", e.ID, key, e.Slug, int32(e.Record.Revision), string(e.Status), claimed,
 		compile.ContentHash(e), sh, schemas.ParseTime(e.Record.UpdatedAt), nullTime(e.NextChangeAt()), nil, nil)
+}
+
+// revisionJSON stages a revision already marshalled by a worker.
+func (w *writer) revisionJSON(row *EntryRow, js []byte, cause string, issued time.Time) error {
+	if err := w.append("revisions", row.EntryID, int32(row.Revision), issued.UTC(), w.runID, cause, string(js)); err != nil {
+		return err
+	}
+	var sh driver.Value
+	if row.SourceHash != 0 {
+		sh = row.SourceHash
+	}
+	return w.append("stage_entries", row.EntryID, row.Key, row.Slug, int32(row.Revision), string(row.Status), row.Claimed,
+		row.ContentHash, sh, row.updatedAt.UTC(), nullTime(row.NextChangeAt), nil, nil)
 }
 
 // removed stages an entry leaving the registry.
@@ -117,10 +140,6 @@ func (w *writer) declaration(d *compile.OwnerRevision) error {
 	return w.append("stage_declarations", d.Entry.ID, int32(d.BasedOn), d.DeclaredAt.UTC(), d.File, string(js))
 }
 
-func (w *writer) record(key, source string, retrieved time.Time, active bool, js []byte) error {
-	return w.append("stage_records", key, source, nullTime(retrieved), active, string(js))
-}
-
 func (w *writer) refused(file string, line int, path, reason string) error {
 	var l driver.Value
 	if line > 0 {
@@ -143,14 +162,14 @@ func (w *writer) commit(ctx context.Context, run []driver.Value) error {
 	}
 	w.appenders = nil
 	stmts := []string{
-		`BEGIN TRANSACTION`,
-		`INSERT OR REPLACE INTO identities SELECT * FROM temp.stage_identities`,
-		`INSERT OR REPLACE INTO entries SELECT * FROM temp.stage_entries`,
-		`INSERT OR REPLACE INTO revisions SELECT * FROM temp.stage_revisions`,
-		`INSERT OR REPLACE INTO declarations SELECT * FROM temp.stage_declarations`,
-		`INSERT OR REPLACE INTO register_records SELECT * FROM temp.stage_records`,
+		`DELETE FROM identities WHERE key IN (SELECT key FROM temp.stage_identities)`,
+		`INSERT INTO identities SELECT * FROM temp.stage_identities`,
+		`DELETE FROM entries WHERE entry_id IN (SELECT entry_id FROM temp.stage_entries)`,
+		`INSERT INTO entries SELECT * FROM temp.stage_entries`,
+		`DELETE FROM declarations WHERE entry_id IN (SELECT entry_id FROM temp.stage_declarations)`,
+		`INSERT INTO declarations SELECT * FROM temp.stage_declarations`,
 		`INSERT INTO refused SELECT * FROM temp.stage_refused`,
-		`INSERT OR REPLACE INTO inputs SELECT * FROM temp.stage_inputs`,
+		`INSERT INTO inputs SELECT * FROM temp.stage_inputs`,
 	}
 	for _, q := range stmts {
 		if _, err := w.conn.ExecContext(ctx, q); err != nil {
@@ -176,10 +195,11 @@ func (w *writer) commit(ctx context.Context, run []driver.Value) error {
 	return w.conn.Close()
 }
 
-// abort drops the staged rows.
+// abort drops the staged rows and rolls the run's transaction back.
 func (w *writer) abort() {
 	for _, a := range w.appenders {
 		a.Close()
 	}
+	w.conn.ExecContext(context.Background(), `ROLLBACK`)
 	w.conn.Close()
 }
