@@ -153,10 +153,9 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 		return nil, err
 	}
 	defer st.Close()
-	// A batch run trades memory for less collecting: the heap may grow to
-	// four times the live data (the live data of a million rows is well
-	// under a gigabyte).
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// A batch run trades some memory for less collecting: the heap may grow
+	// to three times the live data.
+	defer debug.SetGCPercent(debug.SetGCPercent(200))
 	runID := compile.DeterministicID(schemas.PrefixRun, started, started.String())
 	r := &run{cfg: cfg, st: st, log: log, now: now, rep: &Report{RunID: runID, Now: now, Problems: []Problem{}},
 		newDecl: map[string]*compile.OwnerRevision{}, events: map[string][]compile.Event{}, sites: map[string]*site.Facts{},

@@ -76,7 +76,10 @@ func OpenState(dir string) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	for _, q := range schemaSQL {
+	// The state keeps DuckDB to a share of the machine and spills the rest
+	// to disk beside it, so a run of millions of rows stays in bounds.
+	setup := []string{`SET memory_limit = '1536MB'`, `SET temp_directory = '` + filepath.Join(dir, "tmp") + `'`, `SET preserve_insertion_order = false`}
+	for _, q := range append(setup, schemaSQL...) {
 		if _, err := db.Exec(q); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("state schema: %w", err)

@@ -19,6 +19,7 @@ var commands = []command{
 	{"render", "write one projection of an entry to stdout", runRender},
 	{"validate", "check entries and print every mistake with its path", runValidate},
 	{"compile", "compile entries from registers, websites, owner revisions and events into the state", runCompile},
+	{"fixtures", "fixtures generate: write synthetic register files, owner revisions, events and websites", runFixtures},
 }
 
 func main() {
