@@ -85,6 +85,11 @@ func OpenState(dir string) (*State, error) {
 			return nil, fmt.Errorf("state schema: %w", err)
 		}
 	}
+	// Revisions of a run that never committed belong to no run: drop them.
+	if _, err := db.Exec(`DELETE FROM revisions WHERE run_id NOT IN (SELECT run_id FROM runs)`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("state: %w", err)
+	}
 	return &State{db: db, path: path}, nil
 }
 
@@ -157,10 +162,10 @@ func (s *State) LoadEntries(ctx context.Context) (map[string]*EntryRow, error) {
 
 // Revision reads one revision of an entry; revision 0 is the current one.
 func (s *State) Revision(ctx context.Context, entryID string, revision int) (*schemas.Entry, error) {
-	q := `SELECT entry::VARCHAR FROM revisions WHERE entry_id = ? ORDER BY revision DESC LIMIT 1`
+	q := `SELECT r.entry FROM revisions r JOIN entries e ON e.entry_id = r.entry_id AND e.revision = r.revision WHERE r.entry_id = ?`
 	args := []any{entryID}
 	if revision > 0 {
-		q = `SELECT entry::VARCHAR FROM revisions WHERE entry_id = ? AND revision = ?`
+		q = `SELECT entry FROM revisions WHERE entry_id = ? AND revision = ? AND run_id IN (SELECT run_id FROM runs)`
 		args = append(args, revision)
 	}
 	var js string

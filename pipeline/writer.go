@@ -29,7 +29,16 @@ type writer struct {
 	conn      *sql.Conn
 	appenders map[string]*duckdb.Appender
 	runID     string
+	// revConn appends revisions outside the run's transaction, flushed in
+	// chunks, so a million revisions never sit in transaction-local
+	// memory. Until the run's row is committed they belong to no run and
+	// nothing reads them; the next run deletes them if this one failed.
+	revConn *sql.Conn
+	revRows int
 }
+
+// revisionChunk is how many revisions are appended between flushes.
+const revisionChunk = 50_000
 
 func (s *State) newWriter(ctx context.Context, runID string) (*writer, error) {
 	conn, err := s.db.Conn(ctx)
@@ -43,19 +52,26 @@ func (s *State) newWriter(ctx context.Context, runID string) (*writer, error) {
 			return nil, err
 		}
 	}
-	// The run is one transaction: revisions, the bulk of what a run writes,
-	// go straight into their table inside it; the small tables whose rows
-	// replace older ones are staged and swapped in at the commit.
-	if _, err := conn.ExecContext(ctx, `BEGIN TRANSACTION`); err != nil {
+	// The small tables whose rows replace older ones are staged and swapped
+	// in by one transaction at the commit, with the run's row, which is
+	// what makes the run's revisions count.
+	if w.revConn, err = s.db.Conn(ctx); err != nil {
 		conn.Close()
 		return nil, err
 	}
-	err = conn.Raw(func(dc any) error {
+	err = w.revConn.Raw(func(dc any) error {
 		a, err := duckdb.NewAppender(dc.(driver.Conn), "", "main", "revisions")
 		if err != nil {
 			return fmt.Errorf("appender revisions: %w", err)
 		}
 		w.appenders["revisions"] = a
+		return nil
+	})
+	if err != nil {
+		w.abort()
+		return nil, err
+	}
+	err = conn.Raw(func(dc any) error {
 		for _, st := range staged {
 			a, err := duckdb.NewAppender(dc.(driver.Conn), "temp", "main", st.table)
 			if err != nil {
@@ -73,8 +89,16 @@ func (s *State) newWriter(ctx context.Context, runID string) (*writer, error) {
 }
 
 func (w *writer) append(table string, vals ...driver.Value) error {
-	if err := w.appenders[table].AppendRow(vals...); err != nil {
+	a := w.appenders[table]
+	if err := a.AppendRow(vals...); err != nil {
 		return fmt.Errorf("%s: %w", table, err)
+	}
+	if table == "revisions" {
+		if w.revRows++; w.revRows%revisionChunk == 0 {
+			if err := a.Flush(); err != nil {
+				return fmt.Errorf("revisions: %w", err)
+			}
+		}
 	}
 	return nil
 }
@@ -161,6 +185,13 @@ func (w *writer) commit(ctx context.Context, run []driver.Value) error {
 		}
 	}
 	w.appenders = nil
+	if err := w.revConn.Close(); err != nil {
+		return err
+	}
+	w.revConn = nil
+	if _, err := w.conn.ExecContext(ctx, `BEGIN TRANSACTION`); err != nil {
+		return err
+	}
 	stmts := []string{
 		`DELETE FROM identities WHERE key IN (SELECT key FROM temp.stage_identities)`,
 		`INSERT INTO identities SELECT * FROM temp.stage_identities`,
@@ -195,10 +226,14 @@ func (w *writer) commit(ctx context.Context, run []driver.Value) error {
 	return w.conn.Close()
 }
 
-// abort drops the staged rows and rolls the run's transaction back.
+// abort drops the staged rows; revisions already flushed belong to no
+// committed run and are removed by the next run.
 func (w *writer) abort() {
 	for _, a := range w.appenders {
 		a.Close()
+	}
+	if w.revConn != nil {
+		w.revConn.Close()
 	}
 	w.conn.ExecContext(context.Background(), `ROLLBACK`)
 	w.conn.Close()
