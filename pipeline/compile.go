@@ -120,8 +120,9 @@ type run struct {
 	events     map[string][]compile.Event
 	sites      map[string]*site.Facts // by register key, and by "name:" keys
 	comp       *compile.Compiler
-	touched    map[string]bool      // entry IDs given a new revision this run
-	pending    map[string]*EntryRow // new rows waiting while workers read rows
+	touched    map[string]bool           // entry IDs given a new revision this run
+	pending    map[string]*EntryRow      // new rows waiting while workers read rows
+	prevs      map[string]*schemas.Entry // revisions loaded in one join for a step
 	changedIDs map[string]*compile.Identity
 	moves      []inboxMove
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"sync/atomic"
@@ -162,9 +163,13 @@ func (r *run) record(ctx context.Context, rec *register.Record) outcome {
 func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, rec *register.Record, web *siteFacts, decl *compile.OwnerRevision, isNew bool, evs []compile.Event) outcome {
 	var prev *schemas.Entry
 	if row != nil && !row.Removed && (decl != nil || len(evs) > 0 || row.Status == schemas.StatusSuspended) {
-		var err error
-		if prev, err = r.st.Revision(ctx, row.EntryID, row.Revision); err != nil {
-			return outcome{err: err}
+		if p, ok := r.prevs[row.EntryID]; ok {
+			prev = p
+		} else {
+			var err error
+			if prev, err = r.st.Revision(ctx, row.EntryID, row.Revision); err != nil {
+				return outcome{err: err}
+			}
 		}
 	}
 	var e *schemas.Entry
@@ -307,6 +312,21 @@ func (r *run) ownerOnly(ctx context.Context) error {
 		}
 	}
 	sortStrings(ids)
+	// One join loads the current revisions these entries are merged over.
+	want := map[string]int{}
+	for _, entryID := range ids {
+		if id, ok := r.ids.ByEntry(entryID); ok {
+			if row := r.rows[id.Key]; row != nil && !row.Removed {
+				want[row.EntryID] = row.Revision
+			}
+		}
+	}
+	prevs, err := r.st.Revisions(ctx, want)
+	if err != nil {
+		return err
+	}
+	r.prevs = prevs
+	defer func() { r.prevs = nil }()
 	for _, entryID := range ids {
 		r.touched[entryID] = true
 		id, ok := r.ids.ByEntry(entryID)
@@ -324,9 +344,9 @@ func (r *run) ownerOnly(ctx context.Context) error {
 			r.ids.Add(id)
 			r.changedIDs[id.Key] = id
 		}
-		rec, err := r.st.RegisterRecord(ctx, r.rows[id.Key])
-		if err != nil {
-			return err
+		var rec *register.Record
+		if row := r.rows[id.Key]; row != nil && prevs[row.EntryID] != nil {
+			rec = RecordOf(row, prevs[row.EntryID])
 		}
 		if err := r.apply(r.build(ctx, id, r.rows[id.Key], rec, nil, decl, isNew, r.events[entryID])); err != nil {
 			return err
@@ -345,10 +365,18 @@ func (r *run) expire(ctx context.Context) error {
 		}
 	}
 	sortRows(due)
+	want := make(map[string]int, len(due))
 	for _, row := range due {
-		prev, err := r.st.Revision(ctx, row.EntryID, row.Revision)
-		if err != nil {
-			return err
+		want[row.EntryID] = row.Revision
+	}
+	prevs, err := r.st.Revisions(ctx, want)
+	if err != nil {
+		return err
+	}
+	for _, row := range due {
+		prev, ok := prevs[row.EntryID]
+		if !ok {
+			return fmt.Errorf("expire: revision %d of %s is missing", row.Revision, row.EntryID)
 		}
 		e, changed := compile.Expire(prev, r.now)
 		if !changed {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/daawid/registry/compile"
@@ -242,9 +243,15 @@ func (s *State) RegisterRecord(ctx context.Context, row *EntryRow) (*register.Re
 	if err != nil {
 		return nil, err
 	}
+	return RecordOf(row, e), nil
+}
+
+// RecordOf rebuilds the register record of an entry from one of its
+// revisions, or nil when it has no register data.
+func RecordOf(row *EntryRow, e *schemas.Entry) *register.Record {
 	op := e.Operator
 	if op == nil || op.Register == nil {
-		return nil, nil
+		return nil
 	}
 	rec := &register.Record{Source: "state", Key: row.Key, Register: *op.Register, LegalName: op.LegalName, LegalForm: op.LegalForm,
 		Name: e.DisplayName, Address: op.Address, Active: true, Jurisdiction: op.Address.Country}
@@ -254,5 +261,63 @@ func (s *State) RegisterRecord(ctx context.Context, row *EntryRow) (*register.Re
 			break
 		}
 	}
-	return rec, nil
+	return rec
+}
+
+// Revisions loads many revisions at once, by entry ID and revision number,
+// with one join instead of a query each.
+func (s *State) Revisions(ctx context.Context, want map[string]int) (map[string]*schemas.Entry, error) {
+	out := make(map[string]*schemas.Entry, len(want))
+	if len(want) == 0 {
+		return out, nil
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE wanted (entry_id VARCHAR, revision INTEGER)`); err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(want))
+	for id := range want {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	rows := make([][]driver.Value, len(ids))
+	for i, id := range ids {
+		rows[i] = []driver.Value{id, int32(want[id])}
+	}
+	if err := conn.Raw(func(dc any) error {
+		a, err := duckdb.NewAppender(dc.(driver.Conn), "temp", "main", "wanted")
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if err := a.AppendRow(r...); err != nil {
+				a.Close()
+				return err
+			}
+		}
+		return a.Close()
+	}); err != nil {
+		return nil, err
+	}
+	rs, err := conn.QueryContext(ctx, `SELECT r.entry_id, r.entry FROM revisions r JOIN temp.wanted w ON r.entry_id = w.entry_id AND r.revision = w.revision WHERE r.run_id IN (SELECT run_id FROM runs)`)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var id, js string
+		if err := rs.Scan(&id, &js); err != nil {
+			return nil, err
+		}
+		var e schemas.Entry
+		if err := json.Unmarshal([]byte(js), &e); err != nil {
+			return nil, fmt.Errorf("revision of %s: %w", id, err)
+		}
+		out[id] = &e
+	}
+	return out, rs.Err()
 }
