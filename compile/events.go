@@ -8,7 +8,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/daawid/registry/compile/register"
 	"github.com/daawid/registry/schemas"
@@ -237,16 +236,4 @@ func settleStatus(e *schemas.Entry) {
 		}
 		e.Status = schemas.StatusPublished
 	}
-}
-
-// lastEventTime is the time of the latest event, for the provenance of a
-// verification-only change.
-func lastEventTime(evs []Event) time.Time {
-	var t time.Time
-	for _, ev := range evs {
-		if at := schemas.ParseTime(ev.At); at.After(t) {
-			t = at
-		}
-	}
-	return t
 }

@@ -204,13 +204,14 @@ func (s *State) Declarations(ctx context.Context) (map[string]*compile.OwnerRevi
 	return out, rows.Err()
 }
 
-// appendRows bulk-loads rows into a table through the DuckDB Appender.
-func appendRows(ctx context.Context, conn *sql.Conn, table string, rows [][]driver.Value) error {
+// appendRows bulk-loads rows into a table of a catalog ("temp" for
+// temporary tables) through the DuckDB Appender.
+func appendRows(conn *sql.Conn, catalog, table string, rows [][]driver.Value) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	return conn.Raw(func(dc any) error {
-		a, err := duckdb.NewAppenderFromConn(dc.(driver.Conn), "", table)
+		a, err := duckdb.NewAppender(dc.(driver.Conn), catalog, "main", table)
 		if err != nil {
 			return err
 		}
@@ -288,19 +289,7 @@ func (s *State) Revisions(ctx context.Context, want map[string]int) (map[string]
 	for i, id := range ids {
 		rows[i] = []driver.Value{id, int32(want[id])}
 	}
-	if err := conn.Raw(func(dc any) error {
-		a, err := duckdb.NewAppender(dc.(driver.Conn), "temp", "main", "wanted")
-		if err != nil {
-			return err
-		}
-		for _, r := range rows {
-			if err := a.AppendRow(r...); err != nil {
-				a.Close()
-				return err
-			}
-		}
-		return a.Close()
-	}); err != nil {
+	if err := appendRows(conn, "temp", "wanted", rows); err != nil {
 		return nil, err
 	}
 	rs, err := conn.QueryContext(ctx, `SELECT r.entry_id, r.entry FROM revisions r JOIN temp.wanted w ON r.entry_id = w.entry_id AND r.revision = w.revision WHERE r.run_id IN (SELECT run_id FROM runs)`)

@@ -57,24 +57,6 @@ type block struct {
 	id string
 }
 
-// section is one "## " section of the document (MD-17).
-type section struct {
-	key     string // view section key, or "provenance"
-	heading string
-	blocks  []block
-}
-
-// document is the intermediate form both markdown and HTML are written from.
-type document struct {
-	title    string
-	summary  string
-	framing  line
-	sections []section
-	// suspended documents have only their notice (MD-26).
-	suspended bool
-	// tail is a paragraph after the sections (the offerings.md pointer).
-}
-
 func para(ls ...line) block { return block{kind: blockPara, lines: ls} }
 func list(ls ...line) block { return block{kind: blockList, lines: ls} }
 func heading3(l line, id string) block {

@@ -596,9 +596,10 @@ func (l *ldBuilder) contactPoints() {
 // credentials maps credentials: qualifications to hasCredential,
 // memberships to memberOf, awards to award (LD-48, LD-49).
 func (l *ldBuilder) credentials() {
-	e, w := l.e, &l.w
+	w := &l.w
+	creds := l.e.ActiveCredentials()
 	w.arr("hasCredential", func() {
-		for _, c := range e.ActiveCredentials() {
+		for _, c := range creds {
 			if c.Type == schemas.CredentialMembership || c.Type == schemas.CredentialAward || !schemas.Known(c.Type) {
 				continue
 			}
@@ -619,7 +620,7 @@ func (l *ldBuilder) credentials() {
 		}
 	})
 	w.arr("memberOf", func() {
-		for _, c := range e.ActiveCredentials() {
+		for _, c := range creds {
 			if c.Type != schemas.CredentialMembership {
 				continue
 			}
@@ -635,7 +636,7 @@ func (l *ldBuilder) credentials() {
 		}
 	})
 	var awards []string
-	for _, c := range e.ActiveCredentials() {
+	for _, c := range creds {
 		if c.Type == schemas.CredentialAward {
 			awards = append(awards, c.Name)
 		}

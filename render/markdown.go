@@ -11,7 +11,7 @@ import (
 // the entry lacks falls back per field to its default language, while the
 // frontmatter says which language was asked for (decision D29).
 func Markdown(e *schemas.Entry, lang string, site Site) []byte {
-	return markdownDoc(e, lang, site, nil, MaxOfferingsInline)
+	return markdownDoc(e, lang, site, nil)
 }
 
 // MarkdownSections renders the document with only the named view sections
@@ -21,7 +21,7 @@ func MarkdownSections(e *schemas.Entry, lang string, site Site, sections []schem
 	for _, s := range sections {
 		want[string(s)] = true
 	}
-	return markdownDoc(e, lang, site, func(k string) bool { return want[k] }, MaxOfferingsInline)
+	return markdownDoc(e, lang, site, func(k string) bool { return want[k] })
 }
 
 // OfferingsMarkdown renders /{slug}/offerings.md: the frontmatter, the
@@ -44,7 +44,7 @@ func OfferingsMarkdown(e *schemas.Entry, lang string, site Site) []byte {
 	return w.bytes()
 }
 
-func markdownDoc(e *schemas.Entry, lang string, site Site, filter func(string) bool, _ int) []byte {
+func markdownDoc(e *schemas.Entry, lang string, site Site, filter func(string) bool) []byte {
 	b := &builder{e: e, lang: lang, site: site}
 	return writeMarkdown(b, b.document(filter))
 }
