@@ -138,14 +138,12 @@ func View(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKe
 		v.Brand = BrandKit(e, lang, site)
 	}
 	if want("legal") && e.Operator != nil {
-		op := e.Operator
-		v.Operator = &schemas.OperatorView{LegalName: op.LegalName, LegalForm: op.LegalForm, Address: op.Address, Register: op.Register,
-			VATID: op.VATID, EconomicID: op.EconomicID, Representatives: op.Representatives, Contact: op.Contact,
-			Profession: op.Profession, ConsumerDisputeResolution: op.ConsumerDisputeResolution}
+		op := *e.Operator
 		if e.Status == schemas.StatusUnclaimed {
 			// Unclaimed entries show register data only (MD-40).
-			v.Operator = &schemas.OperatorView{LegalName: op.LegalName, LegalForm: op.LegalForm, Address: op.Address, Register: op.Register}
+			op = schemas.Operator{LegalName: op.LegalName, LegalForm: op.LegalForm, Address: op.Address, Register: op.Register}
 		}
+		v.Operator = &op
 	}
 	return v
 }

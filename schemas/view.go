@@ -46,7 +46,9 @@ type EntryView struct {
 	FAQs          []FAQView          `json:"faqs,omitempty"`
 	Voice         *VoiceView         `json:"voice,omitempty"`
 	Brand         *BrandKitView      `json:"brand,omitempty"`
-	Operator      *OperatorView      `json:"operator,omitempty"`
+	// Operator is the legal section, the only place representatives'
+	// names appear (PRIV-17).
+	Operator *Operator `json:"operator,omitempty"`
 
 	Provenance []Provenance `json:"provenance,omitempty"`
 	Links      Links        `json:"links"`
@@ -279,21 +281,6 @@ type FontView struct {
 	Family string `json:"family"`
 	Stack  string `json:"stack"`
 	CSSURL string `json:"cssUrl"`
-}
-
-// OperatorView is the legal operator block, in the legal section only
-// (PRIV-17: representatives appear nowhere else).
-type OperatorView struct {
-	LegalName                 string            `json:"legalName"`
-	LegalForm                 string            `json:"legalForm,omitempty"`
-	Address                   Address           `json:"address"`
-	Register                  *Register         `json:"register,omitempty"`
-	VATID                     string            `json:"vatId,omitempty"`
-	EconomicID                string            `json:"economicId,omitempty"`
-	Representatives           []Representative  `json:"representatives,omitempty"`
-	Contact                   *OperatorContact  `json:"contact,omitempty"`
-	Profession                *Profession       `json:"profession,omitempty"`
-	ConsumerDisputeResolution DisputeResolution `json:"consumerDisputeResolution,omitempty"`
 }
 
 // Links are the entry's addresses (VIEW-18, VIEW-19).
