@@ -2,6 +2,7 @@ package compile
 
 import (
 	"crypto/sha256"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +44,20 @@ type Identities struct {
 // NewIdentities makes an empty map.
 func NewIdentities() *Identities {
 	return &Identities{byKey: map[string]*Identity{}, byEntry: map[string]*Identity{}, slugs: map[string]string{}}
+}
+
+// NewIdentitiesSized makes an empty map with room for n identities.
+func NewIdentitiesSized(n int) *Identities {
+	return &Identities{byKey: make(map[string]*Identity, n), byEntry: make(map[string]*Identity, n), slugs: make(map[string]string, n)}
+}
+
+// Grown returns the map with room for n more identities.
+func (ids *Identities) Grown(n int) *Identities {
+	g := NewIdentitiesSized(len(ids.byKey) + n)
+	maps.Copy(g.byKey, ids.byKey)
+	maps.Copy(g.byEntry, ids.byEntry)
+	maps.Copy(g.slugs, ids.slugs)
+	return g
 }
 
 // Add puts an identity into the map (loading state, seeding examples).
@@ -219,16 +234,18 @@ func DeterministicID(p schemas.IDPrefix, now time.Time, key string) string {
 	return id
 }
 
-// Item returns the ID of an item of the identity, making and remembering
-// one the first time ("location:register").
+// Item returns the ID of an item of the identity ("location:register"):
+// the one recorded for it (a seeded identity keeps its examples' IDs),
+// else one derived from the entry ID, the item key and when the identity
+// was created, so it is the same in every run without being stored
+// (decision D55).
 func (id *Identity) Item(p schemas.IDPrefix, key string, now time.Time) string {
 	if v, ok := id.Items[key]; ok {
 		return v
 	}
-	if id.Items == nil {
-		id.Items = map[string]string{}
+	at := schemas.ParseTime(id.CreatedAt)
+	if at.IsZero() {
+		at = now
 	}
-	v := DeterministicID(p, now, id.EntryID+"/"+key)
-	id.Items[key] = v
-	return v
+	return DeterministicID(p, at, id.EntryID+"/"+key)
 }

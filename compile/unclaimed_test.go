@@ -108,3 +108,21 @@ func TestUnclaimed_MD23_SchreinereiBeispiel(t *testing.T) {
 		t.Errorf("recompiling the same sources issued revision %d", again.Record.Revision)
 	}
 }
+
+// The pooled encoder writes what json.Marshal writes, byte for byte.
+func TestEntryJSONIsMarshal(t *testing.T) {
+	for _, e := range fixtures.Entries() {
+		name := e.Slug
+		want, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := compile.EntryJSON(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("%s: EntryJSON differs from json.Marshal", name)
+		}
+	}
+}

@@ -50,6 +50,9 @@ type CompileConfig struct {
 	// Progress, when set, is called with rows read so far (a progress bar
 	// on a terminal).
 	Progress func(rows int64)
+	// MemoryLimit is the Go heap's budget for the run (DuckDB has its own,
+	// in OpenState); 0 means DefaultMemoryLimit.
+	MemoryLimit int64
 	// Clock reads wall time for the run's own durations; nil uses time.Now.
 	Clock func() time.Time
 }
@@ -60,6 +63,10 @@ type SiteSource interface {
 	Hosts() []string
 	Crawl(ctx context.Context, host, region string, now time.Time) *site.Facts
 }
+
+// DefaultMemoryLimit is the Go heap budget of a compile run: a million
+// companies need about 1 GB live.
+const DefaultMemoryLimit = 3 << 30
 
 // Report is what a compile run did.
 type Report struct {
@@ -98,33 +105,65 @@ type Problem struct {
 // of them are in the state's refused table.
 const maxReportedProblems = 1000
 
+// problem keeps a problem for the report: the first maxReportedProblems
+// in (file, line, path) order, whatever order the workers found them in.
 func (r *Report) problem(p Problem) {
-	if len(r.Problems) < maxReportedProblems {
-		r.Problems = append(r.Problems, p)
+	r.Problems = append(r.Problems, p)
+	if len(r.Problems) >= 2*maxReportedProblems {
+		r.sortProblems()
+	}
+}
+
+func (r *Report) sortProblems() {
+	sort.SliceStable(r.Problems, func(i, j int) bool {
+		a, b := r.Problems[i], r.Problems[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Reason < b.Reason
+	})
+	if len(r.Problems) > maxReportedProblems {
+		r.Problems = r.Problems[:maxReportedProblems]
 	}
 }
 
 // run holds one compile run's working state.
 type run struct {
-	cfg        CompileConfig
-	st         *State
-	w          *writer
-	rep        *Report
-	log        *slog.Logger
-	now        time.Time
-	ids        *compile.Identities
-	rows       map[string]*EntryRow // by key
-	byEntry    map[string]*EntryRow
-	decls      map[string]*compile.OwnerRevision // stored, by entry ID
-	newDecl    map[string]*compile.OwnerRevision // accepted this run
-	events     map[string][]compile.Event
-	sites      map[string]*site.Facts // by register key, and by "name:" keys
-	comp       *compile.Compiler
-	touched    map[string]bool           // entry IDs given a new revision this run
-	pending    map[string]*EntryRow      // new rows waiting while workers read rows
-	prevs      map[string]*schemas.Entry // revisions loaded in one join for a step
-	changedIDs map[string]*compile.Identity
-	moves      []inboxMove
+	cfg     CompileConfig
+	st      *State
+	w       *writer
+	rep     *Report
+	log     *slog.Logger
+	now     time.Time
+	ids     *compile.Identities
+	rows    map[string]*EntryRow              // by key
+	newDecl map[string]*compile.OwnerRevision // accepted this run
+	events  map[string][]compile.Event
+	sites   map[string]*site.Facts // by register key, and by "name:" keys
+	comp    *compile.Compiler
+	touched map[string]bool // entry IDs whose sources this run has handled
+	pending *[]*EntryRow    // new rows waiting, in order, while workers read rows
+	// deferred are register records of entries with a history to merge
+	// over (claimed, suspended, with events or an open window): they are
+	// compiled after the parallel pass, with their previous revisions and
+	// declarations loaded in one go.
+	deferred []deferredRecord
+	// complete are the register files of this run that make up a whole
+	// Companies House product: a company missing from them was dissolved.
+	complete bool
+	moves    []inboxMove
+}
+
+type deferredRecord struct {
+	id  *compile.Identity
+	rec *register.Record
+	web *siteFacts
 }
 
 type inboxMove struct {
@@ -154,16 +193,22 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 		return nil, err
 	}
 	defer st.Close()
-	// A batch run trades some memory for less collecting: the heap may grow
-	// to three times the live data.
-	defer debug.SetGCPercent(debug.SetGCPercent(200))
+	// A batch run allocates a lot of short-lived memory over a large live
+	// set (the identity map): collecting only as the heap nears the memory
+	// budget halves the time spent collecting (docs/performance.md).
+	limit := cfg.MemoryLimit
+	if limit == 0 {
+		limit = DefaultMemoryLimit
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(1000))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	runID := compile.DeterministicID(schemas.PrefixRun, started, started.String())
 	r := &run{cfg: cfg, st: st, log: log, now: now, rep: &Report{RunID: runID, Now: now, Problems: []Problem{}},
 		newDecl: map[string]*compile.OwnerRevision{}, events: map[string][]compile.Event{}, sites: map[string]*site.Facts{},
-		touched: map[string]bool{}, changedIDs: map[string]*compile.Identity{}}
+		touched: map[string]bool{}}
 	tax := taxonomy.Default()
 	r.comp = compile.NewCompiler(compile.NewCategorizer(tax), tax)
-	if err := r.load(ctx); err != nil {
+	if err := r.load(); err != nil {
 		return nil, err
 	}
 	if r.w, err = st.newWriter(ctx, runID); err != nil {
@@ -183,22 +228,20 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 		return nil, err
 	}
 	r.rep.Seconds.Read = clock().Sub(t0).Seconds()
+
 	t1 := clock()
-	if err := r.ownerOnly(ctx); err != nil {
+	if err := r.withHistory(ctx); err != nil {
 		return nil, err
 	}
-	if err := r.expire(ctx); err != nil {
+	r.dissolved()
+	if err := r.expire(); err != nil {
 		return nil, err
-	}
-	for _, id := range r.changedIDs {
-		if err := r.w.identity(id); err != nil {
-			return nil, err
-		}
 	}
 	r.rep.Seconds.Compile = clock().Sub(t1).Seconds()
 	t2 := clock()
+	r.rep.sortProblems()
 	report, _ := json.Marshal(r.rep)
-	if err := r.w.commit(ctx, r.runRow(started, clock(), report)); err != nil {
+	if err := r.w.commit(ctx, r.runRow(started, clock(), report), r.ids, r.rows); err != nil {
 		return nil, err
 	}
 	ok = true
@@ -217,9 +260,9 @@ func (r *run) runRow(started, finished time.Time, report []byte) []driver.Value 
 		p.Seconds.Read, p.Seconds.Compile, p.Seconds.Commit, string(report)}
 }
 
-func (r *run) load(ctx context.Context) error {
+func (r *run) load() error {
 	var err error
-	if r.ids, err = r.st.LoadIdentities(ctx); err != nil {
+	if r.ids, r.rows, err = r.st.Load(); err != nil {
 		return err
 	}
 	if r.cfg.Seed != "" {
@@ -234,19 +277,10 @@ func (r *run) load(ctx context.Context) error {
 		for _, id := range seed {
 			if _, ok := r.ids.ByKey(id.Key); !ok {
 				r.ids.Add(id)
-				r.changedIDs[id.Key] = id
 			}
 		}
 	}
-	if r.rows, err = r.st.LoadEntries(ctx); err != nil {
-		return err
-	}
-	r.byEntry = make(map[string]*EntryRow, len(r.rows))
-	for _, row := range r.rows {
-		r.byEntry[row.EntryID] = row
-	}
-	r.decls, err = r.st.Declarations(ctx)
-	return err
+	return nil
 }
 
 // refuse records a refused or skipped input.
@@ -443,7 +477,7 @@ func (r *run) siteFor(rec *register.Record) *site.Facts {
 }
 
 // openRegister opens a register file with the reader its format needs.
-func openRegister(path string, now time.Time) (register.Reader, io.Closer, error) {
+func openRegister(path string, now time.Time) (register.Framed, io.Closer, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err

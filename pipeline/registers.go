@@ -2,12 +2,14 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
+	"maps"
 	"path/filepath"
-	"sync/atomic"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"time"
 
 	"github.com/daawid/registry/compile"
 	"github.com/daawid/registry/compile/register"
@@ -39,81 +41,52 @@ func (r *run) registers(ctx context.Context) error {
 			return err
 		}
 	}
-	var news []compile.NewCompany
-	seen := map[string]bool{}
-	for _, f := range files {
-		err := r.scan(f, func(rec *register.Record) {
-			if _, ok := r.ids.ByKey(rec.Key); !ok && rec.Active && !seen[rec.Key] {
-				seen[rec.Key] = true
-				news = append(news, compile.NewCompany{Key: rec.Key, Name: rec.Name, Locality: rec.Address.Locality})
-			}
-		}, false)
-		if err != nil {
-			return err
+	// First pass: the companies the registry does not know, on every core.
+	n := runtime.GOMAXPROCS(0)
+	found := make([][]compile.NewCompany, n)
+	err := r.scanFiles(ctx, files, func(w int, rd register.Framed, raw register.Raw) {
+		b, ok := rd.Brief(raw)
+		if !ok || !b.Active {
+			return
 		}
-	}
-	for _, id := range r.ids.AssignNew(news, r.now) {
-		r.changedIDs[id.Key] = id
-	}
-	return r.compileFiles(ctx, files)
-}
-
-// scan reads a register file for the first pass: good records only.
-func (r *run) scan(path string, fn func(*register.Record), _ bool) error {
-	return r.scanWith(path, fn, nil)
-}
-
-// scanWith reads a register file, calling fn for each good record and
-// problem (when set) for bad rows, warnings and unreadable files; it
-// counts rows read when problem is set.
-func (r *run) scanWith(path string, fn func(*register.Record), problem func(Problem)) error {
-	report := problem != nil
-	rd, closer, err := openRegister(path, r.now)
+		if _, known := r.ids.ByKey(b.Key); !known {
+			found[w] = append(found[w], compile.NewCompany{Key: b.Key, Name: b.Name, Locality: b.Locality})
+		}
+	}, nil)
 	if err != nil {
-		if report {
-			problem(Problem{File: filepath.Base(path), Reason: err.Error()})
-		}
-		return nil
+		return err
 	}
-	defer closer.Close()
-	for {
-		rec, err := rd.Next()
-		if err == io.EOF {
-			return nil
-		}
-		var re *register.RowError
-		if errors.As(err, &re) {
-			if report {
-				atomic.AddInt64(&r.rep.RowsRead, 1)
-				problem(Problem{File: re.File, Line: re.Line, Path: re.Field, Reason: re.Msg})
-			}
-			continue
-		}
-		if err != nil {
-			if report {
-				problem(Problem{File: filepath.Base(path), Reason: err.Error()})
-			}
-			return nil // an unreadable rest of a file is reported; the run goes on
-		}
-		if report {
-			n := atomic.AddInt64(&r.rep.RowsRead, 1)
-			for _, w := range rec.Warnings {
-				problem(Problem{File: w.File, Line: w.Line, Path: w.Field, Reason: w.Msg, Kept: true})
-			}
-			if r.cfg.Progress != nil && n%10000 == 0 {
-				r.cfg.Progress(n)
-			}
-		}
-		fn(rec)
+	// A key on two workers (two company numbers for one register entry)
+	// counts once, deterministically: the one of the lowest worker.
+	var news []compile.NewCompany
+	for _, f := range found {
+		news = append(news, f...)
 	}
+	sort.SliceStable(news, func(i, j int) bool { return news[i].Key < news[j].Key })
+	news = slices.CompactFunc(news, func(a, b compile.NewCompany) bool { return a.Key == b.Key })
+	if len(news) > len(r.rows)/4 {
+		// Many new companies (a first run): size the maps once rather
+		// than let them grow a million entries step by step.
+		r.ids = r.ids.Grown(len(news))
+		rows := make(map[string]*EntryRow, len(r.rows)+len(news))
+		maps.Copy(rows, r.rows)
+		r.rows = rows
+		touched := make(map[string]bool, len(rows)+len(news))
+		maps.Copy(touched, r.touched)
+		r.touched = touched
+	}
+	r.ids.AssignNew(news, r.now)
+	r.complete = completeProduct(files)
+	return r.compileFiles(ctx, files)
 }
 
 // outcome is what compiling one company gave: computed by a worker,
 // applied by the single writer.
 type outcome struct {
+	key       string // the register key a record named, when one did
 	id        *compile.Identity
 	row       *EntryRow // the new current row, nil when unchanged
-	entryJSON []byte
+	entryJSON string
 	cause     string
 	decl      *compile.OwnerRevision // a newly accepted declaration to keep
 	remove    *EntryRow
@@ -122,12 +95,13 @@ type outcome struct {
 	unchanged bool
 	newEntry  bool
 	siteUsed  bool
+	deferred  *deferredRecord
 	err       error
 }
 
 // record works out one register record's outcome. It reads the run's maps
 // and owns the record's identity (records are split among workers by key).
-func (r *run) record(ctx context.Context, rec *register.Record) outcome {
+func (r *run) record(rec *register.Record) outcome {
 	row := r.rows[rec.Key]
 	id, ok := r.ids.ByKey(rec.Key)
 	if !rec.Active {
@@ -135,43 +109,35 @@ func (r *run) record(ctx context.Context, rec *register.Record) outcome {
 		// claimed entry is never removed by register data alone.
 		if row != nil && !row.Removed {
 			if row.Claimed {
-				return outcome{problems: []Problem{{File: rec.File, Line: rec.Line, Reason: "the register says " + rec.Status + "; the entry is claimed and stays", Kept: true}}, unchanged: true}
+				return outcome{key: rec.Key, problems: []Problem{{File: rec.File, Line: rec.Line, Reason: "the register says " + rec.Status + "; the entry is claimed and stays", Kept: true}}, unchanged: true}
 			}
-			return outcome{remove: row, reason: "register: " + rec.Status}
+			return outcome{key: rec.Key, remove: row, reason: "register: " + rec.Status}
 		}
-		return outcome{unchanged: true}
+		return outcome{key: rec.Key, unchanged: true}
 	}
 	if !ok {
-		return outcome{unchanged: true}
+		return outcome{key: rec.Key, unchanged: true}
 	}
-	decl, isNew := r.newDecl[id.EntryID], true
-	if decl == nil {
-		decl, isNew = r.decls[id.EntryID], false
-	}
+	isNew := r.newDecl[id.EntryID] != nil
 	evs := r.events[id.EntryID]
 	web := r.siteFor(rec)
-	if row != nil && !row.Removed && row.SourceHash == rec.Hash && !isNew && len(evs) == 0 && web == nil {
-		return outcome{id: id, unchanged: true}
+	live := row != nil && !row.Removed
+	if live && row.SourceHash == rec.Hash && !isNew && len(evs) == 0 && web == nil {
+		return outcome{key: rec.Key, id: id, unchanged: true}
 	}
-	o := r.build(ctx, id, row, rec, web, decl, isNew, evs)
+	if isNew || len(evs) > 0 || (live && (row.Claimed || row.Status == schemas.StatusSuspended || !row.NextChangeAt.IsZero())) {
+		return outcome{key: rec.Key, id: id, deferred: &deferredRecord{id: id, rec: rec, web: web}}
+	}
+	o := r.build(id, row, nil, rec, web, nil, false, nil)
+	o.key = rec.Key
 	o.siteUsed = web != nil
 	return o
 }
 
-// build makes the entry's revision from its sources; the outcome holds it
-// when it says something new.
-func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, rec *register.Record, web *siteFacts, decl *compile.OwnerRevision, isNew bool, evs []compile.Event) outcome {
-	var prev *schemas.Entry
-	if row != nil && !row.Removed && (decl != nil || len(evs) > 0 || row.Status == schemas.StatusSuspended) {
-		if p, ok := r.prevs[row.EntryID]; ok {
-			prev = p
-		} else {
-			var err error
-			if prev, err = r.st.Revision(ctx, row.EntryID, row.Revision); err != nil {
-				return outcome{err: err}
-			}
-		}
-	}
+// build makes the entry's revision from its sources and, for an entry
+// with a history, its previous revision; the outcome holds it when it says
+// something new.
+func (r *run) build(id *compile.Identity, row *EntryRow, prev *schemas.Entry, rec *register.Record, web *siteFacts, decl *compile.OwnerRevision, isNew bool, evs []compile.Event) outcome {
 	var e *schemas.Entry
 	o := outcome{id: id, cause: "compiled"}
 	switch {
@@ -183,6 +149,8 @@ func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, re
 	case rec != nil:
 		e = r.comp.Unclaimed(rec, web, id, nil, r.now)
 		if prev != nil {
+			// What the registry itself decided stays: an open report
+			// window (§2.2) and a suspension.
 			e.Record.OpenReportAt = prev.Record.OpenReportAt
 			if prev.Status == schemas.StatusSuspended {
 				e.Status = schemas.StatusSuspended
@@ -193,7 +161,7 @@ func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, re
 		}
 	default:
 		if prev == nil {
-			return outcome{unchanged: true}
+			return outcome{id: id, unchanged: true}
 		}
 		e = prev.Clone()
 		compile.ApplyEvents(e, evs)
@@ -209,6 +177,13 @@ func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, re
 	hash := compile.ContentHash(e)
 	if row != nil && !row.Removed && hash == row.ContentHash {
 		o.unchanged = true
+		if sourceHash != row.SourceHash {
+			// Nothing new to say, but the row was read: remember it so
+			// the next run skips it.
+			nr := *row
+			nr.SourceHash = sourceHash
+			o.row = &nr
+		}
 		return o
 	}
 	last := id.LastRevision
@@ -221,14 +196,14 @@ func (r *run) build(ctx context.Context, id *compile.Identity, row *EntryRow, re
 		e.Record.CreatedAt = prev.Record.CreatedAt
 	}
 	id.LastRevision = e.Record.Revision
-	js, err := json.Marshal(e)
+	js, err := compile.EntryJSON(e)
 	if err != nil {
 		return outcome{err: err}
 	}
 	o.entryJSON = js
 	o.newEntry = row == nil
 	o.row = &EntryRow{EntryID: e.ID, Key: id.Key, Slug: e.Slug, Revision: e.Record.Revision, Status: e.Status,
-		Claimed: decl != nil, ContentHash: hash, SourceHash: sourceHash, NextChangeAt: e.NextChangeAt(), updatedAt: schemas.ParseTime(e.Record.UpdatedAt)}
+		Claimed: decl != nil, ContentHash: hash, SourceHash: sourceHash, NextChangeAt: e.NextChangeAt(), UpdatedAt: schemas.ParseTime(e.Record.UpdatedAt)}
 	return o
 }
 
@@ -237,15 +212,21 @@ func (r *run) apply(o outcome) error {
 	if o.err != nil {
 		return o.err
 	}
+	if o.key != "" {
+		if row := r.rows[o.key]; row != nil {
+			row.seen = true
+		}
+	}
 	for _, p := range o.problems {
 		r.refuse(p)
 	}
+	if o.deferred != nil {
+		r.deferred = append(r.deferred, *o.deferred)
+		return nil
+	}
 	if o.remove != nil {
-		gone := *o.remove
-		gone.Removed = true
-		r.setRow(&gone)
-		r.rep.Removed++
-		return r.w.removed(&gone, r.now, o.reason)
+		r.remove(o.remove, o.reason)
+		return nil
 	}
 	if o.siteUsed {
 		r.rep.SitesMatched++
@@ -258,106 +239,192 @@ func (r *run) apply(o outcome) error {
 			return err
 		}
 	}
-	if o.unchanged || o.row == nil {
+	if o.unchanged {
+		r.rep.Unchanged++
+		if o.row != nil {
+			r.setRow(o.row)
+		}
+		return nil
+	}
+	if o.row == nil {
 		r.rep.Unchanged++
 		return nil
 	}
-	r.changedIDs[o.id.Key] = o.id
 	if o.newEntry {
 		r.rep.NewEntries++
 	}
-	if err := r.w.revisionJSON(o.row, o.entryJSON, o.cause, r.now); err != nil {
-		return err
-	}
+	r.w.revisionJSON(o.row, o.entryJSON, o.cause, r.now)
 	r.rep.Compiled++
 	r.setRow(o.row)
 	return nil
+}
+
+// remove records an entry leaving the registry.
+func (r *run) remove(row *EntryRow, reason string) {
+	gone := *row
+	gone.Removed, gone.RemovedAt, gone.RemovedReason, gone.NextChangeAt = true, r.now, reason, time.Time{}
+	r.setRow(&gone)
+	r.rep.Removed++
 }
 
 // setRow records an entry's new current row. While workers read the rows,
 // new rows wait in pending and join after the parallel pass.
 func (r *run) setRow(row *EntryRow) {
 	if r.pending != nil {
-		r.pending[row.Key] = row
+		*r.pending = append(*r.pending, row)
 		return
 	}
+	if old := r.rows[row.Key]; old != nil {
+		row.seen = row.seen || old.seen
+	}
 	r.rows[row.Key] = row
-	r.byEntry[row.EntryID] = row
 }
 
-// flushRows joins the pending rows after a parallel pass.
+// flushRows joins the pending rows after a parallel pass, in the order
+// they came (a company's rows come in file order: the later one wins).
 func (r *run) flushRows() {
 	p := r.pending
 	r.pending = nil
-	for _, row := range p {
+	for _, row := range *p {
 		r.setRow(row)
 	}
 }
 
-// ownerOnly merges the owner revisions and events of entries no register
-// record of this run named: from the stored register record, or none for
-// entries that began with their owner.
-func (r *run) ownerOnly(ctx context.Context) error {
-	pending := map[string]bool{}
-	for id := range r.newDecl {
-		pending[id] = true
+// withHistory compiles the entries that have a history to merge over: the
+// register records the parallel pass deferred, and the entries with an
+// owner revision or verification events that no register record of this
+// run named (merged over their stored register record, or none for
+// entries that began with their owner). Their previous revisions and
+// declarations are loaded in one go; they compile on every core.
+func (r *run) withHistory(ctx context.Context) error {
+	type item struct {
+		entryID string
+		id      *compile.Identity
+		rec     *register.Record
+		web     *siteFacts
 	}
-	for id := range r.events {
-		pending[id] = true
+	byID := map[string]*item{}
+	for _, d := range r.deferred {
+		byID[d.id.EntryID] = &item{entryID: d.id.EntryID, id: d.id, rec: d.rec, web: d.web}
 	}
-	ids := make([]string, 0, len(pending))
-	for id := range pending {
-		if !r.touched[id] {
-			ids = append(ids, id)
-		}
-	}
-	sortStrings(ids)
-	// One join loads the current revisions these entries are merged over.
-	want := map[string]int{}
-	for _, entryID := range ids {
-		if id, ok := r.ids.ByEntry(entryID); ok {
-			if row := r.rows[id.Key]; row != nil && !row.Removed {
-				want[row.EntryID] = row.Revision
+	r.deferred = nil
+	for _, m := range []map[string]bool{keysOf(r.newDecl), keysOf(r.events)} {
+		for entryID := range m {
+			if !r.touched[entryID] && byID[entryID] == nil {
+				byID[entryID] = &item{entryID: entryID}
 			}
 		}
 	}
-	prevs, err := r.st.Revisions(ctx, want)
+	ids := make([]string, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	sortStrings(ids)
+	var live []*EntryRow
+	var claimed []string
+	for _, entryID := range ids {
+		it := byID[entryID]
+		if it.id == nil {
+			it.id, _ = r.ids.ByEntry(entryID)
+		}
+		if it.id == nil {
+			continue
+		}
+		if row := r.rows[it.id.Key]; row != nil && !row.Removed {
+			live = append(live, row)
+			if row.Claimed {
+				claimed = append(claimed, entryID)
+			}
+		}
+	}
+	prevs, err := r.st.Revisions(live)
 	if err != nil {
 		return err
 	}
-	r.prevs = prevs
-	defer func() { r.prevs = nil }()
+	decls, err := r.st.Declarations(ctx, claimed)
+	if err != nil {
+		return err
+	}
+	// New identities (entries that begin with their owner) are given here,
+	// in entry ID order, before compiling on every core.
+	work := make([]*item, 0, len(ids))
 	for _, entryID := range ids {
+		it := byID[entryID]
 		r.touched[entryID] = true
-		id, ok := r.ids.ByEntry(entryID)
-		decl, isNew := r.newDecl[entryID], true
-		if decl == nil {
-			decl, isNew = r.decls[entryID], false
-		}
-		if !ok {
+		if it.id == nil {
+			decl := r.newDecl[entryID]
 			if decl == nil {
 				continue
 			}
-			// An entry that begins with its owner: its identity is its ID.
-			id = &compile.Identity{Key: "owner/" + entryID, EntryID: entryID, CreatedAt: schemas.FormatTime(r.now)}
+			id := &compile.Identity{Key: "owner/" + entryID, EntryID: entryID, CreatedAt: schemas.FormatTime(r.now)}
 			id.Slug = r.ids.FreeSlug(decl.Entry.Slug, decl.Entry.DisplayName)
 			r.ids.Add(id)
-			r.changedIDs[id.Key] = id
+			it.id = id
 		}
-		var rec *register.Record
-		if row := r.rows[id.Key]; row != nil && prevs[row.EntryID] != nil {
-			rec = RecordOf(row, prevs[row.EntryID])
+		work = append(work, it)
+	}
+	outs := make([]outcome, len(work))
+	parallelFor(len(work), func(i int) {
+		it := work[i]
+		row := r.rows[it.id.Key]
+		var prev *schemas.Entry
+		if row != nil && !row.Removed {
+			prev = prevs[row.EntryID]
 		}
-		if err := r.apply(r.build(ctx, id, r.rows[id.Key], rec, nil, decl, isNew, r.events[entryID])); err != nil {
+		decl, isNew := r.newDecl[it.entryID], true
+		if decl == nil {
+			decl, isNew = decls[it.entryID], false
+		}
+		rec := it.rec
+		if rec == nil && prev != nil {
+			rec = RecordOf(row, prev)
+		}
+		outs[i] = r.build(it.id, row, prev, rec, it.web, decl, isNew, r.events[it.entryID])
+		outs[i].siteUsed = it.web != nil
+	})
+	for _, o := range outs {
+		if err := r.apply(o); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+func keysOf[V any](m map[string]V) map[string]bool {
+	out := make(map[string]bool, len(m))
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// dissolved removes the companies a complete Companies House product no
+// longer lists (decision D54): BasicCompanyData lists every live company,
+// so one missing from all the parts of a product has been dissolved or
+// struck off. Claimed entries stay, with a warning.
+func (r *run) dissolved() {
+	if !r.complete {
+		return
+	}
+	var gone []*EntryRow
+	for key, row := range r.rows {
+		if strings.HasPrefix(key, "gb/") && !row.seen && !row.Removed && !r.touched[row.EntryID] {
+			gone = append(gone, row)
+		}
+	}
+	sortRows(gone)
+	for _, row := range gone {
+		if row.Claimed {
+			r.refuse(Problem{File: "Companies House", Path: row.Key, Reason: "not in the latest BasicCompanyData product; the entry is claimed and stays", Kept: true})
+			continue
+		}
+		r.remove(row, "register: no longer in Companies House BasicCompanyData")
+	}
+}
+
 // expire re-issues the entries whose nextChangeAt has come (decision D4);
 // its cost grows with what expires, not with the registry.
-func (r *run) expire(ctx context.Context) error {
+func (r *run) expire() error {
 	var due []*EntryRow
 	for _, row := range r.rows {
 		if !row.Removed && !row.NextChangeAt.IsZero() && !row.NextChangeAt.After(r.now) && !r.touched[row.EntryID] {
@@ -365,11 +432,7 @@ func (r *run) expire(ctx context.Context) error {
 		}
 	}
 	sortRows(due)
-	want := make(map[string]int, len(due))
-	for _, row := range due {
-		want[row.EntryID] = row.Revision
-	}
-	prevs, err := r.st.Revisions(ctx, want)
+	prevs, err := r.st.Revisions(due)
 	if err != nil {
 		return err
 	}
@@ -388,11 +451,12 @@ func (r *run) expire(ctx context.Context) error {
 		}
 		if id != nil {
 			id.LastRevision = e.Record.Revision
-			r.changedIDs[id.Key] = id
 		}
-		if err := r.w.revision(e, row.Key, "expired", row.Claimed, row.SourceHash, r.now); err != nil {
+		nr, err := r.w.revision(e, row.Key, "expired", row.Claimed, row.SourceHash, r.now)
+		if err != nil {
 			return err
 		}
+		r.setRow(nr)
 		r.rep.Expired++
 		r.rep.Compiled++
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/daawid/registry/compile"
@@ -21,30 +22,9 @@ import (
 const StateFile = "state.duckdb"
 
 // schemaSQL creates the state tables; comments make the file explain
-// itself to an analyst who opens it with DuckDB.
+// itself to an analyst who opens it with DuckDB. The identity map, the
+// entries and the revisions are views over Parquet files (store.go).
 var schemaSQL = []string{
-	`CREATE TABLE IF NOT EXISTS identities (
-		key VARCHAR NOT NULL, entry_id VARCHAR NOT NULL, slug VARCHAR NOT NULL, old_slugs VARCHAR[],
-		created_at TIMESTAMP NOT NULL, items VARCHAR, last_revision INTEGER NOT NULL)`,
-	// No primary keys: the pipeline keeps keys unique itself, and DuckDB
-	// loads and replaces rows in bulk much faster without ART indexes.
-	`COMMENT ON TABLE identities IS 'Identity map: the same company keeps the same entry ID and slug across runs. key is jurisdiction/register reference (gb/09999991, de/wuppertal/hrb/99901) or owner/{entryId}.'`,
-	`COMMENT ON COLUMN identities.old_slugs IS 'Slugs the entry had before a rename; they redirect and are never given again.'`,
-	`COMMENT ON COLUMN identities.items IS 'IDs of items compiled for the entry (location:register, contact:website), stable across runs.'`,
-	`COMMENT ON COLUMN identities.last_revision IS 'Last revision number ever issued; numbers never repeat.'`,
-	`CREATE TABLE IF NOT EXISTS entries (
-		entry_id VARCHAR NOT NULL, key VARCHAR NOT NULL, slug VARCHAR NOT NULL, revision INTEGER NOT NULL,
-		status VARCHAR NOT NULL, claimed BOOLEAN NOT NULL, content_hash VARCHAR NOT NULL, source_hash UBIGINT,
-		updated_at TIMESTAMP NOT NULL, next_change_at TIMESTAMP, removed_at TIMESTAMP, removed_reason VARCHAR)`,
-	`COMMENT ON TABLE entries IS 'The current revision of every entry, one row each.'`,
-	`COMMENT ON COLUMN entries.content_hash IS 'SHA-256 of what the entry says, without revision and observation dates: equal hashes mean no new revision.'`,
-	`COMMENT ON COLUMN entries.source_hash IS 'FNV-64a of the register row last compiled: an unchanged row is not compiled again.'`,
-	`COMMENT ON COLUMN entries.next_change_at IS 'When time alone changes a projection (capacity expiry, noindex window, grace period): the expiry job re-issues the entry then.'`,
-	`COMMENT ON COLUMN entries.removed_at IS 'Set when the entry left the registry (company dissolved or removed from its register).'`,
-	`CREATE TABLE IF NOT EXISTS revisions (
-		entry_id VARCHAR NOT NULL, revision INTEGER NOT NULL, issued_at TIMESTAMP NOT NULL, run_id VARCHAR NOT NULL,
-		cause VARCHAR NOT NULL, entry VARCHAR NOT NULL)`,
-	`COMMENT ON TABLE revisions IS 'Every revision of every entry, in the open format (entry: JSON text; query it with entry::JSON). cause: compiled, owner, verification, expired.'`,
 	`CREATE TABLE IF NOT EXISTS declarations (
 		entry_id VARCHAR NOT NULL, based_on INTEGER NOT NULL, declared_at TIMESTAMP NOT NULL, file VARCHAR NOT NULL, entry VARCHAR NOT NULL)`,
 	`COMMENT ON TABLE declarations IS 'The latest accepted owner revision of each claimed entry, as the owner declared it; merged over register data every run.'`,
@@ -57,41 +37,176 @@ var schemaSQL = []string{
 		run_id VARCHAR NOT NULL, now TIMESTAMP NOT NULL, started_at TIMESTAMP NOT NULL, finished_at TIMESTAMP NOT NULL,
 		rows_read BIGINT, rows_skipped BIGINT, warnings BIGINT, compiled BIGINT, unchanged BIGINT, new_entries BIGINT,
 		merged BIGINT, refused BIGINT, events BIGINT, expired BIGINT, removed BIGINT, sites_crawled BIGINT,
-		seconds_read DOUBLE, seconds_compile DOUBLE, seconds_commit DOUBLE, report VARCHAR)`,
-	`COMMENT ON TABLE runs IS 'One row per compile run: what it read, compiled, merged, refused, expired and removed, and how long each stage took.'`,
+		seconds_read DOUBLE, seconds_compile DOUBLE, seconds_commit DOUBLE, report VARCHAR, revisions BIGINT NOT NULL)`,
+	`COMMENT ON TABLE runs IS 'One row per compile run: what it read, compiled, merged, refused, expired and removed, and how long each stage took. A run counts once its row is here; revisions/{run_id}.parquet holds the revisions it issued and index/{run_id}.parquet the identity map and entries after it.'`,
 }
 
-// State is the pipeline's embedded DuckDB database.
+// viewComments explain the views over the Parquet files.
+var viewComments = []string{
+	`COMMENT ON VIEW identities IS 'Identity map: the same company keeps the same entry ID and slug across runs. key is jurisdiction/register reference (gb/09999991, de/wuppertal/hrb/99901) or owner/{entryId}. old_slugs redirect and are never given again; items are the IDs of items compiled for the entry (location:register), stable across runs; last_revision is the last revision number ever issued. Reads index/{last run}.parquet.'`,
+	`COMMENT ON VIEW entries IS 'The current revision of every entry, one row each. content_hash: SHA-256 of what the entry says without revision and observation dates (equal: no new revision). source_hash: FNV-64a of the register row last compiled. next_change_at: when time alone changes a projection (capacity expiry, noindex window, grace period). removed_at: when the entry left the registry. revision_run/revision_row: where the current revision is in revisions/{run}.parquet. Reads index/{last run}.parquet.'`,
+	`COMMENT ON VIEW revisions IS 'Every revision of every entry, in the open format (entry: JSON text; query it with entry::JSON). cause: compiled, owner, verification, expired. Reads revisions/*.parquet of the committed runs.'`,
+}
+
+// State is the pipeline's embedded DuckDB database and the Parquet files
+// beside it.
 type State struct {
 	db   *sql.DB
+	dir  string
 	path string
+	// last is the last committed run (its index file is the current
+	// state); empty for a new state.
+	last string
 }
+
+// keepIndexes is how many runs' index files are kept (the last one is the
+// state; the ones before it let an analyst look back a few runs).
+const keepIndexes = 3
 
 // OpenState opens (creating) the state database in dir.
 func OpenState(dir string) (*State, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, StateFile)
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(abs, StateFile)
 	db, err := sql.Open("duckdb", path)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	// The state keeps DuckDB to a share of the machine and spills the rest
-	// to disk beside it, so a run of millions of rows stays in bounds.
-	setup := []string{`SET memory_limit = '1536MB'`, `SET temp_directory = '` + filepath.Join(dir, "tmp") + `'`, `SET preserve_insertion_order = false`}
+	// DuckDB keeps to a share of the machine and spills the rest to disk
+	// beside the state.
+	setup := []string{`SET memory_limit = '1536MB'`, `SET temp_directory = '` + filepath.Join(abs, "tmp") + `'`, `SET preserve_insertion_order = false`}
 	for _, q := range append(setup, schemaSQL...) {
 		if _, err := db.Exec(q); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("state schema: %w", err)
 		}
 	}
-	// Revisions of a run that never committed belong to no run: drop them.
-	if _, err := db.Exec(`DELETE FROM revisions WHERE run_id NOT IN (SELECT run_id FROM runs)`); err != nil {
+	var kind string
+	if err := db.QueryRow(`SELECT coalesce(max(table_type), '') FROM information_schema.tables WHERE table_name = 'entries'`).Scan(&kind); err == nil && kind == "BASE TABLE" {
 		db.Close()
-		return nil, fmt.Errorf("state: %w", err)
+		return nil, fmt.Errorf("%s: a state from before revisions moved to Parquet files (decision D53); compile into a new state directory", path)
 	}
-	return &State{db: db, path: path}, nil
+	s := &State{db: db, dir: abs, path: path}
+	if err := s.clean(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.refreshViews(context.Background(), tx, s.last); err != nil {
+		tx.Rollback()
+		db.Close()
+		return nil, err
+	}
+	if err := tx.Commit(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// committedRuns lists the committed runs, oldest first, with whether each
+// wrote a revisions file.
+func (s *State) committedRuns(q interface {
+	Query(string, ...any) (*sql.Rows, error)
+}) (runs []string, withRevisions map[string]bool, err error) {
+	rows, err := q.Query(`SELECT run_id, revisions > 0 FROM runs ORDER BY finished_at, run_id`)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	withRevisions = map[string]bool{}
+	for rows.Next() {
+		var id string
+		var revs bool
+		if err := rows.Scan(&id, &revs); err != nil {
+			return nil, nil, err
+		}
+		runs = append(runs, id)
+		withRevisions[id] = revs
+	}
+	return runs, withRevisions, rows.Err()
+}
+
+// clean deletes the files of runs that never committed (a run that failed
+// or died) and index files older than the last few.
+func (s *State) clean() error {
+	runs, _, err := s.committedRuns(s.db)
+	if err != nil {
+		return err
+	}
+	committed := map[string]bool{}
+	for _, r := range runs {
+		committed[r] = true
+	}
+	keep := map[string]bool{}
+	for i := len(runs) - 1; i >= 0 && len(keep) < keepIndexes; i-- {
+		keep[runs[i]] = true
+	}
+	if len(runs) > 0 {
+		s.last = runs[len(runs)-1]
+	}
+	for _, sub := range []string{revisionsDir, indexDir} {
+		files, _ := filepath.Glob(filepath.Join(s.dir, sub, "*"))
+		for _, f := range files {
+			base := filepath.Base(f)
+			run, ok := strings.CutSuffix(base, ".parquet")
+			switch {
+			case !ok: // a temporary file of a run that died
+				os.Remove(f)
+			case !committed[run]:
+				os.Remove(f)
+			case sub == indexDir && !keep[run]:
+				os.Remove(f)
+			}
+		}
+	}
+	return nil
+}
+
+// refreshViews points the views at the files of the committed runs (with
+// run last committed in the same transaction).
+func (s *State) refreshViews(ctx context.Context, tx *sql.Tx, last string) error {
+	runs, withRevisions, err := s.committedRuns(tx)
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, r := range runs {
+		if withRevisions[r] {
+			files = append(files, sqlString(runFile(s.dir, revisionsDir, r)))
+		}
+	}
+	revisions := `SELECT NULL::VARCHAR AS entry_id, NULL::INTEGER AS revision, NULL::TIMESTAMP AS issued_at, NULL::VARCHAR AS run_id, NULL::VARCHAR AS cause, NULL::VARCHAR AS entry WHERE false`
+	if len(files) > 0 {
+		revisions = `SELECT entry_id, revision, issued_at, run_id, cause, entry FROM read_parquet([` + strings.Join(files, ", ") + `])`
+	}
+	identities := `SELECT NULL::VARCHAR AS key, NULL::VARCHAR AS entry_id, NULL::VARCHAR AS slug, NULL::VARCHAR[] AS old_slugs, NULL::TIMESTAMP AS created_at, NULL::MAP(VARCHAR, VARCHAR) AS items, NULL::INTEGER AS last_revision WHERE false`
+	entries := `SELECT NULL::VARCHAR AS entry_id, NULL::VARCHAR AS key, NULL::VARCHAR AS slug, NULL::INTEGER AS revision, NULL::VARCHAR AS status, NULL::BOOLEAN AS claimed, NULL::VARCHAR AS content_hash, NULL::UBIGINT AS source_hash, NULL::TIMESTAMP AS updated_at, NULL::TIMESTAMP AS next_change_at, NULL::TIMESTAMP AS removed_at, NULL::VARCHAR AS removed_reason, NULL::VARCHAR AS revision_run, NULL::BIGINT AS revision_row WHERE false`
+	if last != "" {
+		idx := sqlString(runFile(s.dir, indexDir, last))
+		identities = `SELECT key, entry_id, slug, old_slugs, created_at, items, last_revision FROM read_parquet(` + idx + `)`
+		entries = `SELECT entry_id, key, slug, revision, status, claimed, content_hash, nullif(source_hash, 0) AS source_hash, updated_at, next_change_at, removed_at, removed_reason, revision_run, revision_row FROM read_parquet(` + idx + `) WHERE revision > 0`
+	}
+	stmts := []string{
+		`CREATE OR REPLACE VIEW revisions AS ` + revisions,
+		`CREATE OR REPLACE VIEW identities AS ` + identities,
+		`CREATE OR REPLACE VIEW entries AS ` + entries,
+	}
+	for _, q := range append(stmts, viewComments...) {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("state views: %w", err)
+		}
+	}
+	return nil
 }
 
 // Close closes the database.
@@ -99,6 +214,9 @@ func (s *State) Close() error { return s.db.Close() }
 
 // DB is the database, for reports and tests.
 func (s *State) DB() *sql.DB { return s.db }
+
+// Dir is the state directory.
+func (s *State) Dir() string { return s.dir }
 
 // EntryRow is an entry's current state.
 type EntryRow struct {
@@ -108,70 +226,46 @@ type EntryRow struct {
 	Claimed            bool
 	ContentHash        string
 	SourceHash         uint64
+	UpdatedAt          time.Time
 	NextChangeAt       time.Time
 	Removed            bool
-	updatedAt          time.Time
+	RemovedAt          time.Time
+	RemovedReason      string
+	// RevisionRun and RevisionRow say where the current revision is.
+	RevisionRun string
+	RevisionRow int64
+	// seen is set when a register file of the run names the entry.
+	seen bool
 }
 
-// LoadIdentities reads the identity map.
-func (s *State) LoadIdentities(ctx context.Context) (*compile.Identities, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT key, entry_id, slug, coalesce(old_slugs, []::VARCHAR[]), created_at, coalesce(items::VARCHAR, '{}'), last_revision FROM identities`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	ids := compile.NewIdentities()
-	for rows.Next() {
-		var id compile.Identity
-		var old duckdb.Composite[[]string]
-		var created time.Time
-		var items string
-		if err := rows.Scan(&id.Key, &id.EntryID, &id.Slug, &old, &created, &items, &id.LastRevision); err != nil {
-			return nil, err
-		}
-		id.OldSlugs = old.Get()
-		id.CreatedAt = schemas.FormatTime(created)
-		if err := json.Unmarshal([]byte(items), &id.Items); err != nil {
-			return nil, fmt.Errorf("identity %s items: %w", id.Key, err)
-		}
-		ids.Add(&id)
-	}
-	return ids, rows.Err()
-}
+func (r *EntryRow) ref() revisionRef { return revisionRef{Run: r.RevisionRun, Row: r.RevisionRow} }
 
-// LoadEntries reads the current state of every entry, by key.
-func (s *State) LoadEntries(ctx context.Context) (map[string]*EntryRow, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT entry_id, key, slug, revision, status, claimed, content_hash, coalesce(source_hash, 0), next_change_at, removed_at IS NOT NULL FROM entries`)
-	if err != nil {
-		return nil, err
+// Load reads the identity map and the current state of every entry, by
+// key, from the last committed run.
+func (s *State) Load() (*compile.Identities, map[string]*EntryRow, error) {
+	if s.last == "" {
+		return compile.NewIdentities(), map[string]*EntryRow{}, nil
 	}
-	defer rows.Close()
-	out := map[string]*EntryRow{}
-	for rows.Next() {
-		var r EntryRow
-		var next sql.NullTime
-		if err := rows.Scan(&r.EntryID, &r.Key, &r.Slug, &r.Revision, &r.Status, &r.Claimed, &r.ContentHash, &r.SourceHash, &next, &r.Removed); err != nil {
-			return nil, err
-		}
-		if next.Valid {
-			r.NextChangeAt = next.Time.UTC()
-		}
-		out[r.Key] = &r
-	}
-	return out, rows.Err()
+	return readIndex(runFile(s.dir, indexDir, s.last))
 }
 
 // Revision reads one revision of an entry; revision 0 is the current one.
 func (s *State) Revision(ctx context.Context, entryID string, revision int) (*schemas.Entry, error) {
-	q := `SELECT r.entry FROM revisions r JOIN entries e ON e.entry_id = r.entry_id AND e.revision = r.revision WHERE r.entry_id = ?`
-	args := []any{entryID}
-	if revision > 0 {
-		q = `SELECT entry FROM revisions WHERE entry_id = ? AND revision = ? AND run_id IN (SELECT run_id FROM runs)`
-		args = append(args, revision)
+	if revision == 0 {
+		var ref revisionRef
+		err := s.db.QueryRowContext(ctx, `SELECT revision_run, revision_row FROM entries WHERE entry_id = ?`, entryID).Scan(&ref.Run, &ref.Row)
+		if err != nil {
+			return nil, fmt.Errorf("revision of %s: %w", entryID, err)
+		}
+		got, err := readRevisions(s.dir, map[string]revisionRef{entryID: ref})
+		if err != nil {
+			return nil, err
+		}
+		return got[entryID], nil
 	}
 	var js string
-	if err := s.db.QueryRowContext(ctx, q, args...).Scan(&js); err != nil {
-		return nil, fmt.Errorf("revision of %s: %w", entryID, err)
+	if err := s.db.QueryRowContext(ctx, `SELECT entry FROM revisions WHERE entry_id = ? AND revision = ?`, entryID, revision).Scan(&js); err != nil {
+		return nil, fmt.Errorf("revision %d of %s: %w", revision, entryID, err)
 	}
 	var e schemas.Entry
 	if err := json.Unmarshal([]byte(js), &e); err != nil {
@@ -180,28 +274,57 @@ func (s *State) Revision(ctx context.Context, entryID string, revision int) (*sc
 	return &e, nil
 }
 
-// Declarations reads the accepted owner revisions, by entry ID.
-func (s *State) Declarations(ctx context.Context) (map[string]*compile.OwnerRevision, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT entry_id, based_on, declared_at, file, entry::VARCHAR FROM declarations`)
+// Revisions reads the current revisions of many entries, by entry ID.
+func (s *State) Revisions(rows []*EntryRow) (map[string]*schemas.Entry, error) {
+	want := make(map[string]revisionRef, len(rows))
+	for _, r := range rows {
+		want[r.EntryID] = r.ref()
+	}
+	return readRevisions(s.dir, want)
+}
+
+// Declarations reads the accepted owner revisions of some entries, by
+// entry ID, with one join.
+func (s *State) Declarations(ctx context.Context, entryIDs []string) (map[string]*compile.OwnerRevision, error) {
+	out := map[string]*compile.OwnerRevision{}
+	if len(entryIDs) == 0 {
+		return out, nil
+	}
+	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[string]*compile.OwnerRevision{}
-	for rows.Next() {
-		var id, file, js string
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE wanted (entry_id VARCHAR)`); err != nil {
+		return nil, err
+	}
+	ids := append([]string(nil), entryIDs...)
+	sort.Strings(ids)
+	rows := make([][]driver.Value, len(ids))
+	for i, id := range ids {
+		rows[i] = []driver.Value{id}
+	}
+	if err := appendRows(conn, "temp", "wanted", rows); err != nil {
+		return nil, err
+	}
+	rs, err := conn.QueryContext(ctx, `SELECT d.entry_id, d.based_on, d.declared_at, d.file, d.entry FROM declarations d JOIN temp.wanted w USING (entry_id)`)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var id, js string
 		var d compile.OwnerRevision
-		if err := rows.Scan(&id, &d.BasedOn, &d.DeclaredAt, &file, &js); err != nil {
+		if err := rs.Scan(&id, &d.BasedOn, &d.DeclaredAt, &d.File, &js); err != nil {
 			return nil, err
 		}
-		d.File = file
 		d.DeclaredAt = d.DeclaredAt.UTC()
 		if err := json.Unmarshal([]byte(js), &d.Entry); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("declaration of %s: %w", id, err)
 		}
 		out[id] = &d
 	}
-	return out, rows.Err()
+	return out, rs.Err()
 }
 
 // appendRows bulk-loads rows into a table of a catalog ("temp" for
@@ -232,23 +355,11 @@ func (s *State) InputSeen(ctx context.Context, sha string) (bool, error) {
 	return n > 0, err
 }
 
-// RegisterRecord rebuilds the register record an entry was compiled from,
-// out of its current revision: the operator block holds the register's
-// legal identity and the provenance its retrieval date. Keeping the whole
-// record of every row would double what a run writes (decision D51).
-func (s *State) RegisterRecord(ctx context.Context, row *EntryRow) (*register.Record, error) {
-	if row == nil {
-		return nil, nil
-	}
-	e, err := s.Revision(ctx, row.EntryID, row.Revision)
-	if err != nil {
-		return nil, err
-	}
-	return RecordOf(row, e), nil
-}
-
 // RecordOf rebuilds the register record of an entry from one of its
-// revisions, or nil when it has no register data.
+// revisions, or nil when it has no register data: the operator block
+// holds the register's legal identity and the provenance its retrieval
+// date. Keeping the whole record of every row would double what a run
+// writes (decision D51).
 func RecordOf(row *EntryRow, e *schemas.Entry) *register.Record {
 	op := e.Operator
 	if op == nil || op.Register == nil {
@@ -263,50 +374,4 @@ func RecordOf(row *EntryRow, e *schemas.Entry) *register.Record {
 		}
 	}
 	return rec
-}
-
-// Revisions loads many revisions at once, by entry ID and revision number,
-// with one join instead of a query each.
-func (s *State) Revisions(ctx context.Context, want map[string]int) (map[string]*schemas.Entry, error) {
-	out := make(map[string]*schemas.Entry, len(want))
-	if len(want) == 0 {
-		return out, nil
-	}
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE wanted (entry_id VARCHAR, revision INTEGER)`); err != nil {
-		return nil, err
-	}
-	ids := make([]string, 0, len(want))
-	for id := range want {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	rows := make([][]driver.Value, len(ids))
-	for i, id := range ids {
-		rows[i] = []driver.Value{id, int32(want[id])}
-	}
-	if err := appendRows(conn, "temp", "wanted", rows); err != nil {
-		return nil, err
-	}
-	rs, err := conn.QueryContext(ctx, `SELECT r.entry_id, r.entry FROM revisions r JOIN temp.wanted w ON r.entry_id = w.entry_id AND r.revision = w.revision WHERE r.run_id IN (SELECT run_id FROM runs)`)
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	for rs.Next() {
-		var id, js string
-		if err := rs.Scan(&id, &js); err != nil {
-			return nil, err
-		}
-		var e schemas.Entry
-		if err := json.Unmarshal([]byte(js), &e); err != nil {
-			return nil, fmt.Errorf("revision of %s: %w", id, err)
-		}
-		out[id] = &e
-	}
-	return out, rs.Err()
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -35,6 +36,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	seed := fs.String("seed", "", "identity map to start from (JSON)")
 	nowFlag := fs.String("now", "", "the run's instant, RFC 3339 (default: now)")
 	jsonOut := fs.Bool("json", false, "print the run report as JSON")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for operators tuning a run)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: daawid compile --state DIR [--register FILE]... [--websites DIR] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
 		fs.PrintDefaults()
@@ -78,6 +80,19 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		}
 		defer arch.Close()
 		cfg.Sites = arch
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "daawid compile: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "daawid compile: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	rep, err := pipeline.Compile(ctx, cfg)
 	if err != nil {

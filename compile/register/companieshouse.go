@@ -2,6 +2,7 @@ package register
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -37,7 +38,6 @@ type CompaniesHouse struct {
 	col       map[string]int
 	width     int
 	retrieved time.Time
-	fields    []string
 }
 
 type pendingLine struct {
@@ -96,18 +96,30 @@ func (c *CompaniesHouse) physical() (int, string, bool) {
 
 // Next returns the next record, a *RowError for a bad row, or io.EOF.
 func (c *CompaniesHouse) Next() (*Record, error) {
+	raw, err := c.Frame()
+	if err != nil {
+		return nil, err
+	}
+	return c.Parse(raw)
+}
+
+// Frame returns the next record's lines: one physical line, or a few when
+// a quoted field holds a line break.
+func (c *CompaniesHouse) Frame() (Raw, error) {
 	for {
 		n, text, ok := c.physical()
 		if !ok {
 			if err := c.sc.Err(); err != nil {
-				return nil, &RowError{File: c.file, Line: c.line + 1, Msg: "unreadable line: " + err.Error()}
+				// The scanner stops for good (a line over its limit): the rest
+				// of the file can't be read.
+				return Raw{}, fmt.Errorf("%s:%d: unreadable line: %w", c.file, c.line+1, err)
 			}
-			return nil, io.EOF
+			return Raw{}, io.EOF
 		}
 		if strings.TrimSpace(text) == "" {
 			continue // blank lines carry nothing
 		}
-		fields, open := splitCSVLine(text, c.fields)
+		open := csvOpen(text)
 		var extra []pendingLine
 		for open && len(extra) < maxContinuation {
 			m, more, ok := c.physical()
@@ -116,20 +128,56 @@ func (c *CompaniesHouse) Next() (*Record, error) {
 			}
 			extra = append(extra, pendingLine{m, more})
 			text += "\n" + more
-			fields, open = splitCSVLine(text, c.fields)
+			open = csvOpen(text)
 		}
 		if open {
 			// Give the lines back: they are records of their own.
 			c.pending = append(extra, c.pending...)
-			return nil, &RowError{File: c.file, Line: n, Msg: "unterminated quote"}
+			return Raw{Line: n, Err: &RowError{File: c.file, Line: n, Msg: "unterminated quote"}}, nil
 		}
-		c.fields = fields
-		rec, err := c.record(n, fields)
-		if rec != nil {
-			rec.Hash = fnv64([]byte(text))
-		}
-		return rec, err
+		return Raw{Line: n, Text: []byte(text)}, nil
 	}
+}
+
+// Parse parses a framed record.
+func (c *CompaniesHouse) Parse(raw Raw) (*Record, error) {
+	if raw.Err != nil {
+		return nil, raw.Err
+	}
+	text := string(raw.Text)
+	fields, _ := splitCSVLine(text, make([]string, 0, c.width))
+	rec, err := c.record(raw.Line, fields)
+	if rec != nil {
+		rec.Hash = fnv64(raw.Text)
+	}
+	return rec, err
+}
+
+// Brief reads a framed record's key, name, town and status.
+func (c *CompaniesHouse) Brief(raw Raw) (Brief, bool) {
+	if raw.Err != nil || !utf8.Valid(raw.Text) {
+		return Brief{}, false
+	}
+	fields, _ := splitCSVLine(string(raw.Text), make([]string, 0, c.width))
+	if len(fields) != c.width {
+		return Brief{}, false
+	}
+	number := strings.ToUpper(c.get(fields, "CompanyNumber"))
+	name := c.get(fields, "CompanyName")
+	if len(number) != 8 || name == "" {
+		return Brief{}, false
+	}
+	dis, _ := ukDate(c.get(fields, "DissolutionDate"))
+	return Brief{Key: "gb/" + strings.ToLower(number), Name: titleCase(ukDisplayName(name)),
+		Locality: titleCase(c.get(fields, "RegAddress.PostTown")), Active: ukActive(c.get(fields, "CompanyStatus")) && dis == ""}, true
+}
+
+// Route hashes the company number, found without splitting the line.
+func (c *CompaniesHouse) Route(raw Raw) uint32 {
+	if f, ok := csvField(raw.Text, c.col["CompanyNumber"]); ok {
+		return routeHash(bytes.ToUpper(bytes.TrimSpace(f)))
+	}
+	return routeHash(raw.Text)
 }
 
 func (c *CompaniesHouse) get(fields []string, name string) string {

@@ -92,35 +92,115 @@ func (o *OffeneRegister) readLine() ([]byte, bool, error) {
 
 // Next returns the next record, a *RowError for a bad line, or io.EOF.
 func (o *OffeneRegister) Next() (*Record, error) {
+	raw, err := o.Frame()
+	if err != nil {
+		return nil, err
+	}
+	return o.Parse(raw)
+}
+
+// Frame returns the next non-blank line.
+func (o *OffeneRegister) Frame() (Raw, error) {
 	for {
 		b, tooLong, err := o.readLine()
 		if err != nil {
 			if err == io.EOF {
-				return nil, io.EOF
+				return Raw{}, io.EOF
 			}
-			return nil, fmt.Errorf("%s:%d: %w", o.file, o.line+1, err)
+			return Raw{}, fmt.Errorf("%s:%d: %w", o.file, o.line+1, err)
 		}
 		o.line++
 		if tooLong {
-			return nil, &RowError{File: o.file, Line: o.line, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+			return Raw{Line: o.line, Err: &RowError{File: o.file, Line: o.line, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}}, nil
 		}
 		b = bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\ufeff")))
 		if len(b) == 0 {
 			continue
 		}
-		rec, err := o.record(b)
-		if rec != nil {
-			rec.Hash = fnv64(b)
-		}
-		return rec, err
+		return Raw{Line: o.line, Text: b}, nil
 	}
+}
+
+// Parse parses a framed line.
+func (o *OffeneRegister) Parse(raw Raw) (*Record, error) {
+	if raw.Err != nil {
+		return nil, raw.Err
+	}
+	rec, err := o.record(raw.Text, raw.Line)
+	if rec != nil {
+		rec.Hash = fnv64(raw.Text)
+	}
+	return rec, err
+}
+
+// orBrief is the part of a line Brief decodes.
+type orBrief struct {
+	AllAttributes struct {
+		RegisterArt    string `json:"_registerArt"`
+		RegisterNummer string `json:"_registerNummer"`
+		Registrar      string `json:"registrar"`
+	} `json:"all_attributes"`
+	CurrentStatus     string `json:"current_status"`
+	JurisdictionCode  string `json:"jurisdiction_code"`
+	Name              string `json:"name"`
+	RegisteredAddress string `json:"registered_address"`
+	RetrievedAt       string `json:"retrieved_at"`
+}
+
+// Brief reads a framed line's key, name, town and status.
+func (o *OffeneRegister) Brief(raw Raw) (Brief, bool) {
+	b := raw.Text
+	if raw.Err != nil || !utf8.Valid(b) || len(b) == 0 || b[0] != '{' {
+		return Brief{}, false
+	}
+	var l orBrief
+	if err := json.Unmarshal(b, &l); err != nil {
+		return Brief{}, false
+	}
+	a := l.AllAttributes
+	name, number, court := strings.TrimSpace(l.Name), strings.TrimSpace(a.RegisterNummer), strings.TrimSpace(a.Registrar)
+	if _, ok := registerSections[a.RegisterArt]; !ok || name == "" || number == "" || court == "" || (l.JurisdictionCode != "" && l.JurisdictionCode != "de") {
+		return Brief{}, false
+	}
+	if l.RetrievedAt != "" {
+		if _, err := parseLooseTime(l.RetrievedAt); err != nil {
+			return Brief{}, false
+		}
+	}
+	display, _ := splitGermanForm(name)
+	return Brief{Key: orKey(court, a.RegisterArt, number), Name: display, Locality: germanAddress(l.RegisteredAddress, "").Locality,
+		Active: orActive(strings.TrimSpace(l.CurrentStatus))}, true
+}
+
+func orKey(court, art, number string) string {
+	return "de/" + keyPart(court) + "/" + strings.ToLower(art) + "/" + keyPart(number)
+}
+
+func orActive(status string) bool {
+	return status == "" || strings.EqualFold(status, "currently registered") || strings.EqualFold(status, "active")
+}
+
+var companyNumberKey = []byte(`"company_number"`)
+
+// Route hashes the company_number value, found without decoding the line.
+func (o *OffeneRegister) Route(raw Raw) uint32 {
+	b := raw.Text
+	if i := bytes.Index(b, companyNumberKey); i >= 0 {
+		rest := bytes.TrimLeft(b[i+len(companyNumberKey):], " \t:")
+		if len(rest) > 0 && rest[0] == '"' {
+			if j := bytes.IndexByte(rest[1:], '"'); j >= 0 {
+				return routeHash(rest[1 : 1+j])
+			}
+		}
+	}
+	return routeHash(b)
 }
 
 var postalTown = regexp.MustCompile(`^(\d{5})\s+(.+)$`)
 
-func (o *OffeneRegister) record(b []byte) (*Record, error) {
+func (o *OffeneRegister) record(b []byte, line int) (*Record, error) {
 	rowErr := func(field, format string, args ...any) (*Record, error) {
-		return nil, &RowError{File: o.file, Line: o.line, Field: field, Msg: fmt.Sprintf(format, args...)}
+		return nil, &RowError{File: o.file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	if !utf8.Valid(b) {
 		return rowErr("", "invalid UTF-8")
@@ -137,7 +217,7 @@ func (o *OffeneRegister) record(b []byte) (*Record, error) {
 		case errors.As(err, &te) && optionalKeys[te.Field]:
 			// encoding/json fills every other field: keep the company
 			// without this one, and say so.
-			warnings = append(warnings, &RowError{File: o.file, Line: o.line, Field: te.Field,
+			warnings = append(warnings, &RowError{File: o.file, Line: line, Field: te.Field,
 				Msg: fmt.Sprintf("must be %s, not %s; left out", jsonKind(te.Type), te.Value)})
 			l.Officers = nil
 		case errors.As(err, &te):
@@ -183,15 +263,15 @@ func (o *OffeneRegister) record(b []byte) (*Record, error) {
 	r := &Record{
 		Source:       "offeneregister",
 		File:         o.file,
-		Line:         o.line,
-		Key:          "de/" + keyPart(court) + "/" + strings.ToLower(a.RegisterArt) + "/" + keyPart(number),
+		Line:         line,
+		Key:          orKey(court, a.RegisterArt, number),
 		Jurisdiction: "DE",
 		Register:     schemas.Register{Type: typ, Court: "Amtsgericht " + court, Section: a.RegisterArt, Number: number},
 		LegalName:    name,
 		LegalForm:    form,
 		Name:         display,
 		Status:       status,
-		Active:       status == "" || strings.EqualFold(status, "currently registered") || strings.EqualFold(status, "active"),
+		Active:       orActive(status),
 		RetrievedAt:  retrieved,
 		Address:      germanAddress(l.RegisteredAddress, a.FederalState),
 		Warnings:     warnings,

@@ -108,6 +108,51 @@ type Reader interface {
 	Next() (*Record, error)
 }
 
+// Raw is one record's text as a reader framed it, not yet parsed. Framing
+// is cheap and must be sequential; parsing costs more and can run on every
+// core (Framed).
+type Raw struct {
+	Line int
+	Text []byte
+	// Err is a row the framing already found bad (*RowError): it is
+	// reported, not parsed.
+	Err error
+}
+
+// Framed is a Reader whose framing and parsing can be split: Frame on one
+// goroutine, Parse on many.
+type Framed interface {
+	Reader
+	// Frame returns the next record's text, io.EOF at the end, or another
+	// error when the file can't be read on.
+	Frame() (Raw, error)
+	// Parse turns framed text into a record or a *RowError; it is safe for
+	// concurrent use.
+	Parse(Raw) (*Record, error)
+	// Brief reads only what identifies the company and makes its slug,
+	// for a first pass over the files; ok is false for a row Parse would
+	// refuse (a row whose other fields are broken may still pass: it
+	// keeps an identity until it can be compiled).
+	Brief(Raw) (b Brief, ok bool)
+	// Route is a hash of the company a framed record is about, found
+	// without parsing it, so that a company's rows can be kept in order
+	// on one worker.
+	Route(Raw) uint32
+}
+
+// Brief is a record's identity and slug material: its key, its display
+// name and town, and whether the company is live.
+type Brief struct {
+	Key, Name, Locality string
+	Active              bool
+}
+
+func routeHash(b []byte) uint32 {
+	h := fnv.New32a()
+	h.Write(b)
+	return h.Sum32()
+}
+
 // KeyFor is the identity key of a register entry named elsewhere (in an
 // Impressum): the same key the readers give records.
 func KeyFor(r schemas.Register) string {

@@ -214,3 +214,49 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// Brief agrees with Parse on every record Parse accepts: same key, name,
+// town and status (the first pass of a compile gives identities from it).
+func TestBriefAgreesWithParse(t *testing.T) {
+	for _, name := range []string{"companies-house-sample.csv", "companies-house-bad.csv", "offeneregister-sample.jsonl", "offeneregister-bad.jsonl"} {
+		f, err := os.Open(dir + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rd Framed
+		if strings.HasSuffix(name, ".csv") {
+			c, err := NewCompaniesHouse(f, name, time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rd = c
+		} else {
+			rd = NewOffeneRegister(f, name)
+		}
+		parsed := 0
+		for {
+			raw, err := rd.Frame()
+			if err != nil {
+				break
+			}
+			rec, perr := rd.Parse(raw)
+			b, ok := rd.Brief(raw)
+			if perr != nil {
+				continue
+			}
+			parsed++
+			if !ok {
+				t.Errorf("%s:%d: Parse accepts the row, Brief refuses it", name, raw.Line)
+				continue
+			}
+			want := Brief{Key: rec.Key, Name: rec.Name, Locality: rec.Address.Locality, Active: rec.Active}
+			if b != want {
+				t.Errorf("%s:%d: Brief = %+v, Parse gives %+v", name, raw.Line, b, want)
+			}
+		}
+		f.Close()
+		if parsed == 0 {
+			t.Errorf("%s: no record parsed", name)
+		}
+	}
+}
