@@ -3,6 +3,7 @@ package compile
 import (
 	"crypto/sha256"
 	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -88,7 +89,7 @@ func (ids *Identities) All() []*Identity {
 	for _, id := range ids.byKey {
 		out = append(out, id)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	slices.SortFunc(out, func(a, b *Identity) int { return strings.Compare(a.Key, b.Key) })
 	return out
 }
 
@@ -176,6 +177,15 @@ func (ids *Identities) freeSlug(name, locality string) string {
 		if s := stem + suffix; ids.slugOK(s) {
 			return s
 		}
+	}
+}
+
+// AddSlug records a slug given to an identity that is not loaded (a run
+// that loads only the identities it touches loads every slug before it
+// gives one).
+func (ids *Identities) AddSlug(slug, entryID string) {
+	if _, ok := ids.slugs[slug]; !ok {
+		ids.slugs[slug] = entryID
 	}
 }
 

@@ -157,7 +157,10 @@ type run struct {
 	// complete are the register files of this run that make up a whole
 	// Companies House product: a company missing from them was dissolved.
 	complete bool
-	moves    []inboxMove
+	// small: no register file to compile; only the identities and entries
+	// the run touches are loaded, and the index is written as a delta.
+	small bool
+	moves []inboxMove
 }
 
 type deferredRecord struct {
@@ -208,9 +211,6 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 		touched: map[string]bool{}}
 	tax := taxonomy.Default()
 	r.comp = compile.NewCompiler(compile.NewCategorizer(tax), tax)
-	if err := r.load(); err != nil {
-		return nil, err
-	}
 	if r.w, err = st.newWriter(ctx, runID); err != nil {
 		return nil, err
 	}
@@ -221,11 +221,26 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 		}
 	}()
 	t0 := clock()
-	r.readInbox()
-	r.readEvents()
-	r.crawl(ctx)
-	if err := r.registers(ctx); err != nil {
+	files, err := r.registerFiles(ctx)
+	if err != nil {
 		return nil, err
+	}
+	inbox := r.readInboxFiles()
+	events := r.readEventFiles()
+	// A run with no register file to compile touches only what its owner
+	// revisions, events and due expiries name: it loads just those, and
+	// its cost grows with them, not with the registry (D57).
+	r.small = len(files) == 0
+	if err := r.load(ctx, inbox, events); err != nil {
+		return nil, err
+	}
+	r.decideInbox(inbox)
+	r.acceptEvents(events)
+	if !r.small {
+		r.crawl(ctx)
+		if err := r.registers(ctx, files); err != nil {
+			return nil, err
+		}
 	}
 	r.rep.Seconds.Read = clock().Sub(t0).Seconds()
 
@@ -241,7 +256,7 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 	t2 := clock()
 	r.rep.sortProblems()
 	report, _ := json.Marshal(r.rep)
-	if err := r.w.commit(ctx, r.runRow(started, clock(), report), r.ids, r.rows); err != nil {
+	if err := r.w.commit(ctx, r.runRow(started, clock(), report), r.ids, r.rows, r.small); err != nil {
 		return nil, err
 	}
 	ok = true
@@ -260,24 +275,43 @@ func (r *run) runRow(started, finished time.Time, report []byte) []driver.Value 
 		p.Seconds.Read, p.Seconds.Compile, p.Seconds.Commit, string(report)}
 }
 
-func (r *run) load() error {
-	var err error
-	if r.ids, r.rows, err = r.st.Load(); err != nil {
-		return err
-	}
+// load reads the identity map and entry rows: all of them, or for a small
+// run those its inputs name and those due to expire.
+func (r *run) load(ctx context.Context, inbox []inboxRead, events []compile.Event) error {
+	var seed []*compile.Identity
 	if r.cfg.Seed != "" {
 		b, err := os.ReadFile(r.cfg.Seed)
 		if err != nil {
 			return fmt.Errorf("seed: %w", err)
 		}
-		var seed []*compile.Identity
 		if err := json.Unmarshal(b, &seed); err != nil {
 			return fmt.Errorf("seed %s: %w", r.cfg.Seed, err)
 		}
-		for _, id := range seed {
-			if _, ok := r.ids.ByKey(id.Key); !ok {
-				r.ids.Add(id)
+	}
+	var err error
+	if r.small {
+		var ids, keys []string
+		for _, in := range inbox {
+			if in.decl != nil {
+				ids = append(ids, in.decl.Entry.ID)
 			}
+		}
+		for _, ev := range events {
+			ids = append(ids, ev.Entry)
+		}
+		for _, id := range seed {
+			keys = append(keys, id.Key)
+		}
+		r.ids, r.rows, err = r.st.LoadSome(ctx, ids, keys, r.now)
+	} else {
+		r.ids, r.rows, err = r.st.Load()
+	}
+	if err != nil {
+		return err
+	}
+	for _, id := range seed {
+		if _, ok := r.ids.ByKey(id.Key); !ok {
+			r.ids.Add(id)
 		}
 	}
 	return nil
@@ -297,31 +331,52 @@ func (r *run) refuse(p Problem) {
 	r.log.Warn("input", "file", p.File, "line", p.Line, "path", p.Path, "reason", p.Reason, "kept", p.Kept)
 }
 
-// readInbox reads the owner revisions: every valid one based on the
-// entry's current revision is accepted; the others are refused with every
-// reason, kept in refused/.
-func (r *run) readInbox() {
+// inboxRead is one owner revision file, read and validated.
+type inboxRead struct {
+	file   string
+	decl   *compile.OwnerRevision
+	issues []Problem
+}
+
+// readInboxFiles reads and validates the owner revisions, on every core
+// (the costly part); the decisions come after the state is loaded.
+func (r *run) readInboxFiles() []inboxRead {
 	if r.cfg.OwnerInbox == "" {
-		return
+		return nil
 	}
 	files, _ := filepath.Glob(filepath.Join(r.cfg.OwnerInbox, "*.json"))
 	sort.Strings(files)
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		name := filepath.Base(f)
+	reads := make([]inboxRead, len(files))
+	parallelFor(len(files), func(i int) {
+		name := filepath.Base(files[i])
+		reads[i].file = files[i]
+		data, err := os.ReadFile(files[i])
 		if err != nil {
-			r.refuseFile(f, []Problem{{File: name, Reason: err.Error()}})
-			continue
+			reads[i].issues = []Problem{{File: name, Reason: err.Error()}}
+			return
 		}
 		decl, issues := compile.ReadOwnerRevision(name, data)
-		if len(issues) > 0 {
-			var ps []Problem
-			for _, is := range issues {
-				ps = append(ps, Problem{File: name, Path: is.Path, Reason: is.Message})
-			}
-			r.refuseFile(f, ps)
+		for _, is := range issues {
+			reads[i].issues = append(reads[i].issues, Problem{File: name, Path: is.Path, Reason: is.Message})
+		}
+		if len(issues) == 0 {
+			reads[i].decl = decl
+		}
+	})
+	return reads
+}
+
+// decideInbox accepts, in file order, every valid owner revision based on
+// its entry's current revision; the others are refused with every reason,
+// kept in refused/.
+func (r *run) decideInbox(reads []inboxRead) {
+	for _, rd := range reads {
+		f, name := rd.file, filepath.Base(rd.file)
+		if len(rd.issues) > 0 {
+			r.refuseFile(f, rd.issues)
 			continue
 		}
+		decl := rd.decl
 		id, known := r.ids.ByEntry(decl.Entry.ID)
 		current := 0
 		if known {
@@ -373,7 +428,9 @@ func (r *run) moveInbox() {
 	}
 }
 
-func (r *run) readEvents() {
+// readEventFiles reads the verification events, sorted; bad lines are
+// refused.
+func (r *run) readEventFiles() []compile.Event {
 	var all []compile.Event
 	for _, f := range r.cfg.Verification {
 		fh, err := os.Open(f)
@@ -389,6 +446,11 @@ func (r *run) readEvents() {
 		all = append(all, evs...)
 	}
 	compile.SortEvents(all)
+	return all
+}
+
+// acceptEvents keeps the events of known entries up to the run's instant.
+func (r *run) acceptEvents(all []compile.Event) {
 	for _, ev := range all {
 		if _, ok := r.ids.ByEntry(ev.Entry); !ok {
 			r.refuse(Problem{File: "verification", Line: ev.Line, Path: "entry", Reason: ev.Entry + " is not an entry of the registry"})

@@ -16,12 +16,9 @@ import (
 	"github.com/daawid/registry/schemas"
 )
 
-// registers compiles the register files in two passes: the first finds
-// the companies the registry does not know and gives them identities in
-// key order (so IDs and slugs do not depend on the order of rows or
-// files); the second compiles every record. A file compiled whole before
-// (same SHA-256) is skipped: its companies are unchanged.
-func (r *run) registers(ctx context.Context) error {
+// registerFiles are the register files this run compiles: a file compiled
+// whole before (same SHA-256) is skipped, its companies are unchanged.
+func (r *run) registerFiles(ctx context.Context) ([]string, error) {
 	var files []string
 	for _, f := range r.cfg.Registers {
 		sha, err := fileHash(f)
@@ -30,7 +27,7 @@ func (r *run) registers(ctx context.Context) error {
 			continue
 		}
 		if seen, err := r.st.InputSeen(ctx, sha); err != nil {
-			return err
+			return nil, err
 		} else if seen {
 			r.rep.FilesSkipped++
 			r.log.Info("register file unchanged since it was compiled; skipped", "file", f)
@@ -38,10 +35,17 @@ func (r *run) registers(ctx context.Context) error {
 		}
 		files = append(files, f)
 		if err := r.w.append("stage_inputs", sha, filepath.Base(f), r.rep.RunID); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	// First pass: the companies the registry does not know, on every core.
+	return files, nil
+}
+
+// registers compiles the register files in two passes: the first finds
+// the companies the registry does not know and gives them identities in
+// key order (so IDs and slugs do not depend on the order of rows or
+// files); the second compiles every record.
+func (r *run) registers(ctx context.Context, files []string) error { // First pass: the companies the registry does not know, on every core.
 	n := runtime.GOMAXPROCS(0)
 	found := make([][]compile.NewCompany, n)
 	err := r.scanFiles(ctx, files, func(w int, rd register.Framed, raw register.Raw) {
@@ -125,7 +129,7 @@ func (r *run) record(rec *register.Record) outcome {
 	if live && row.SourceHash == rec.Hash && !isNew && len(evs) == 0 && web == nil {
 		return outcome{key: rec.Key, id: id, unchanged: true}
 	}
-	if isNew || len(evs) > 0 || (live && (row.Claimed || row.Status == schemas.StatusSuspended || !row.NextChangeAt.IsZero())) {
+	if isNew || len(evs) > 0 || (live && (row.Claimed || row.Held || row.Status == schemas.StatusSuspended || !row.NextChangeAt.IsZero())) {
 		return outcome{key: rec.Key, id: id, deferred: &deferredRecord{id: id, rec: rec, web: web}}
 	}
 	o := r.build(id, row, nil, rec, web, nil, false, nil)
@@ -203,7 +207,7 @@ func (r *run) build(id *compile.Identity, row *EntryRow, prev *schemas.Entry, re
 	o.entryJSON = js
 	o.newEntry = row == nil
 	o.row = &EntryRow{EntryID: e.ID, Key: id.Key, Slug: e.Slug, Revision: e.Record.Revision, Status: e.Status,
-		Claimed: decl != nil, ContentHash: hash, SourceHash: sourceHash, NextChangeAt: e.NextChangeAt(), UpdatedAt: schemas.ParseTime(e.Record.UpdatedAt)}
+		Claimed: decl != nil, Held: held(e) || len(evs) > 0 || (row != nil && row.Held), ContentHash: hash, SourceHash: sourceHash, NextChangeAt: e.NextChangeAt(), UpdatedAt: schemas.ParseTime(e.Record.UpdatedAt)}
 	return o
 }
 
@@ -346,7 +350,18 @@ func (r *run) withHistory(ctx context.Context) error {
 		return err
 	}
 	// New identities (entries that begin with their owner) are given here,
-	// in entry ID order, before compiling on every core.
+	// in entry ID order, before compiling on every core. A small run
+	// loads every slug first, so none is given twice.
+	if r.small {
+		for _, entryID := range ids {
+			if byID[entryID].id == nil && r.newDecl[entryID] != nil {
+				if err := r.st.LoadSlugs(r.ids); err != nil {
+					return err
+				}
+				break
+			}
+		}
+	}
 	work := make([]*item, 0, len(ids))
 	for _, entryID := range ids {
 		it := byID[entryID]
@@ -453,6 +468,7 @@ func (r *run) expire() error {
 			id.LastRevision = e.Record.Revision
 		}
 		nr, err := r.w.revision(e, row.Key, "expired", row.Claimed, row.SourceHash, r.now)
+		nr.Held = row.Held || held(e)
 		if err != nil {
 			return err
 		}
@@ -461,4 +477,10 @@ func (r *run) expire() error {
 		r.rep.Compiled++
 	}
 	return nil
+}
+
+// held reports whether an entry carries state the registry decided (an
+// open report, a suspension) that its sources do not.
+func held(e *schemas.Entry) bool {
+	return e.Record.OpenReportAt != "" || e.Status == schemas.StatusSuspended
 }

@@ -6,6 +6,8 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"github.com/parquet-go/parquet-go"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -54,9 +56,9 @@ type State struct {
 	db   *sql.DB
 	dir  string
 	path string
-	// last is the last committed run (its index file is the current
-	// state); empty for a new state.
-	last string
+	// chain are the index files that make the current state, oldest
+	// first: the last full index and the deltas after it (D53).
+	chain []string
 }
 
 // keepIndexes is how many runs' index files are kept (the last one is the
@@ -101,7 +103,7 @@ func OpenState(dir string) (*State, error) {
 		db.Close()
 		return nil, err
 	}
-	if err := s.refreshViews(context.Background(), tx, s.last); err != nil {
+	if err := s.refreshViews(context.Background(), tx, s.chain); err != nil {
 		tx.Rollback()
 		db.Close()
 		return nil, err
@@ -136,8 +138,9 @@ func (s *State) committedRuns(q interface {
 	return runs, withRevisions, rows.Err()
 }
 
-// clean deletes the files of runs that never committed (a run that failed
-// or died) and index files older than the last few.
+// clean finds the current index chain and deletes the files of runs that
+// never committed (a run that failed or died) and index files no longer
+// needed: those before the third-to-last full index.
 func (s *State) clean() error {
 	runs, _, err := s.committedRuns(s.db)
 	if err != nil {
@@ -147,18 +150,30 @@ func (s *State) clean() error {
 	for _, r := range runs {
 		committed[r] = true
 	}
-	keep := map[string]bool{}
-	for i := len(runs) - 1; i >= 0 && len(keep) < keepIndexes; i-- {
-		keep[runs[i]] = true
+	s.chain = nil
+	var fulls []int // positions in runs of full indexes
+	for i, r := range runs {
+		if _, err := os.Stat(runFile(s.dir, indexDir, r)); err == nil {
+			s.chain = []string{runFile(s.dir, indexDir, r)}
+			fulls = append(fulls, i)
+		} else if _, err := os.Stat(deltaFile(s.dir, r)); err == nil {
+			s.chain = append(s.chain, deltaFile(s.dir, r))
+		}
 	}
-	if len(runs) > 0 {
-		s.last = runs[len(runs)-1]
+	from := 0 // index files of runs before this one go
+	if len(fulls) > keepIndexes {
+		from = fulls[len(fulls)-keepIndexes]
+	}
+	keep := map[string]bool{}
+	for _, r := range runs[from:] {
+		keep[r] = true
 	}
 	for _, sub := range []string{revisionsDir, indexDir} {
 		files, _ := filepath.Glob(filepath.Join(s.dir, sub, "*"))
 		for _, f := range files {
 			base := filepath.Base(f)
 			run, ok := strings.CutSuffix(base, ".parquet")
+			run = strings.TrimSuffix(run, ".delta")
 			switch {
 			case !ok: // a temporary file of a run that died
 				os.Remove(f)
@@ -172,9 +187,27 @@ func (s *State) clean() error {
 	return nil
 }
 
-// refreshViews points the views at the files of the committed runs (with
-// run last committed in the same transaction).
-func (s *State) refreshViews(ctx context.Context, tx *sql.Tx, last string) error {
+// deltaFile is the index delta of a run that loaded only what it touched.
+func deltaFile(dir, run string) string {
+	return filepath.Join(dir, indexDir, run+".delta.parquet")
+}
+
+// indexSource is SQL for the current index rows: the chain's files, the
+// latest row of each key winning (run IDs sort in time order).
+func indexSource(chain []string) string {
+	files := make([]string, len(chain))
+	for i, f := range chain {
+		files[i] = sqlString(f)
+	}
+	if len(chain) == 1 {
+		return `read_parquet(` + files[0] + `)`
+	}
+	return `(SELECT * EXCLUDE (filename) FROM read_parquet([` + strings.Join(files, ", ") + `], filename = true) QUALIFY row_number() OVER (PARTITION BY key ORDER BY filename DESC) = 1)`
+}
+
+// refreshViews points the views at the files of the committed runs and the
+// index chain (of a run committed in the same transaction).
+func (s *State) refreshViews(ctx context.Context, tx *sql.Tx, chain []string) error {
 	runs, withRevisions, err := s.committedRuns(tx)
 	if err != nil {
 		return err
@@ -189,12 +222,12 @@ func (s *State) refreshViews(ctx context.Context, tx *sql.Tx, last string) error
 	if len(files) > 0 {
 		revisions = `SELECT entry_id, revision, issued_at, run_id, cause, entry FROM read_parquet([` + strings.Join(files, ", ") + `])`
 	}
-	identities := `SELECT NULL::VARCHAR AS key, NULL::VARCHAR AS entry_id, NULL::VARCHAR AS slug, NULL::VARCHAR[] AS old_slugs, NULL::TIMESTAMP AS created_at, NULL::MAP(VARCHAR, VARCHAR) AS items, NULL::INTEGER AS last_revision WHERE false`
-	entries := `SELECT NULL::VARCHAR AS entry_id, NULL::VARCHAR AS key, NULL::VARCHAR AS slug, NULL::INTEGER AS revision, NULL::VARCHAR AS status, NULL::BOOLEAN AS claimed, NULL::VARCHAR AS content_hash, NULL::UBIGINT AS source_hash, NULL::TIMESTAMP AS updated_at, NULL::TIMESTAMP AS next_change_at, NULL::TIMESTAMP AS removed_at, NULL::VARCHAR AS removed_reason, NULL::VARCHAR AS revision_run, NULL::BIGINT AS revision_row WHERE false`
-	if last != "" {
-		idx := sqlString(runFile(s.dir, indexDir, last))
-		identities = `SELECT key, entry_id, slug, old_slugs, created_at, items, last_revision FROM read_parquet(` + idx + `)`
-		entries = `SELECT entry_id, key, slug, revision, status, claimed, content_hash, nullif(source_hash, 0) AS source_hash, updated_at, next_change_at, removed_at, removed_reason, revision_run, revision_row FROM read_parquet(` + idx + `) WHERE revision > 0`
+	identities := `SELECT NULL::VARCHAR AS key, NULL::VARCHAR AS entry_id, NULL::VARCHAR AS slug, NULL::VARCHAR[] AS old_slugs, NULL::TIMESTAMP AS created_at, NULL::JSON AS items, NULL::INTEGER AS last_revision WHERE false`
+	entries := `SELECT NULL::VARCHAR AS entry_id, NULL::VARCHAR AS key, NULL::VARCHAR AS slug, NULL::INTEGER AS revision, NULL::VARCHAR AS status, NULL::BOOLEAN AS claimed, NULL::BOOLEAN AS held, NULL::VARCHAR AS content_hash, NULL::UBIGINT AS source_hash, NULL::TIMESTAMP AS updated_at, NULL::TIMESTAMP AS next_change_at, NULL::TIMESTAMP AS removed_at, NULL::VARCHAR AS removed_reason, NULL::VARCHAR AS revision_run, NULL::BIGINT AS revision_row WHERE false`
+	if len(chain) > 0 {
+		idx := indexSource(chain)
+		identities = `SELECT key, entry_id, slug, CASE WHEN old_slugs = '' THEN NULL ELSE string_split(old_slugs, ' ') END AS old_slugs, created_at::TIMESTAMP AS created_at, nullif(items, '')::JSON AS items, last_revision FROM ` + idx
+		entries = `SELECT entry_id, key, slug, revision, status, claimed, held, content_hash, nullif(source_hash, 0) AS source_hash, updated_at, next_change_at, removed_at, removed_reason, revision_run, revision_row FROM ` + idx + ` WHERE revision > 0`
 	}
 	stmts := []string{
 		`CREATE OR REPLACE VIEW revisions AS ` + revisions,
@@ -231,6 +264,10 @@ type EntryRow struct {
 	Removed            bool
 	RemovedAt          time.Time
 	RemovedReason      string
+	// Held: the entry carries what events decided (an open report, a
+	// suspension, verification): a recompile merges over its previous
+	// revision instead of starting from its sources alone.
+	Held bool
 	// RevisionRun and RevisionRow say where the current revision is.
 	RevisionRun string
 	RevisionRow int64
@@ -241,12 +278,126 @@ type EntryRow struct {
 func (r *EntryRow) ref() revisionRef { return revisionRef{Run: r.RevisionRun, Row: r.RevisionRow} }
 
 // Load reads the identity map and the current state of every entry, by
-// key, from the last committed run.
+// key: the last full index and the deltas after it.
 func (s *State) Load() (*compile.Identities, map[string]*EntryRow, error) {
-	if s.last == "" {
-		return compile.NewIdentities(), map[string]*EntryRow{}, nil
+	ids, rows := compile.NewIdentities(), map[string]*EntryRow{}
+	for i, f := range s.chain {
+		var err error
+		if i == 0 {
+			ids, rows, err = readIndex(f)
+		} else {
+			err = readIndexInto(f, ids, rows)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
 	}
-	return readIndex(runFile(s.dir, indexDir, s.last))
+	return ids, rows, nil
+}
+
+// LoadSome reads only the identities and entries a small run touches: by
+// entry ID, by key, and every listed entry whose next change is due by due.
+func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.Time) (*compile.Identities, map[string]*EntryRow, error) {
+	ids, rows := compile.NewIdentities(), map[string]*EntryRow{}
+	if len(s.chain) == 0 {
+		return ids, rows, nil
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer conn.Close()
+	for _, t := range []struct {
+		table, col string
+		vals       []string
+	}{{"wanted_ids", "entry_id", entryIDs}, {"wanted_keys", "key", keys}} {
+		if _, err := conn.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE `+t.table+` (`+t.col+` VARCHAR)`); err != nil {
+			return nil, nil, err
+		}
+		vals := make([][]driver.Value, len(t.vals))
+		for i, v := range t.vals {
+			vals[i] = []driver.Value{v}
+		}
+		if err := appendRows(conn, "temp", t.table, vals); err != nil {
+			return nil, nil, err
+		}
+	}
+	q := `SELECT key, entry_id, slug, old_slugs, created_at, items, last_revision, revision, status, claimed, held, content_hash, source_hash,
+		updated_at, next_change_at, removed_at, coalesce(removed_reason, ''), coalesce(revision_run, ''), revision_row FROM ` + indexSource(s.chain) + `
+		WHERE entry_id IN (SELECT entry_id FROM temp.wanted_ids) OR key IN (SELECT key FROM temp.wanted_keys)
+		OR (revision > 0 AND removed_at IS NULL AND next_change_at <= ?)`
+	rs, err := conn.QueryContext(ctx, q, due.UTC())
+	if err != nil {
+		return nil, nil, fmt.Errorf("state index: %w", err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var ir indexRow
+		var updated, next, removed sql.NullTime
+		if err := rs.Scan(&ir.Key, &ir.EntryID, &ir.Slug, &ir.OldSlugs, &ir.CreatedAt, &ir.Items, &ir.LastRevision, &ir.Revision, &ir.Status,
+			&ir.Claimed, &ir.Held, &ir.ContentHash, &ir.SourceHash, &updated, &next, &removed, &ir.RemovedReason, &ir.RevisionRun, &ir.RevisionRow); err != nil {
+			return nil, nil, fmt.Errorf("state index: %w", err)
+		}
+		ir.UpdatedAt, ir.NextChangeAt, ir.RemovedAt = updated.Time, next.Time, removed.Time
+		id, row, err := fromIndexRow(&ir)
+		if err != nil {
+			return nil, nil, err
+		}
+		ids.Add(id)
+		if row != nil {
+			rows[row.Key] = row
+		}
+	}
+	return ids, rows, rs.Err()
+}
+
+// LoadSlugs adds every slug ever given (current and old) to ids, for a run
+// that loaded only some identities and is about to give a slug.
+func (s *State) LoadSlugs(ids *compile.Identities) error {
+	type slugRow struct {
+		EntryID  string `parquet:"entry_id"`
+		Slug     string `parquet:"slug"`
+		OldSlugs string `parquet:"old_slugs"`
+	}
+	for _, path := range s.chain {
+		err := func() error {
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			st, err := f.Stat()
+			if err != nil {
+				return err
+			}
+			pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+			if err != nil {
+				return err
+			}
+			rd := parquet.NewGenericReader[slugRow](pf)
+			defer rd.Close()
+			buf := make([]slugRow, 1024)
+			for {
+				n, err := rd.Read(buf)
+				for _, r := range buf[:n] {
+					ids.AddSlug(r.Slug, r.EntryID)
+					for _, old := range strings.Fields(r.OldSlugs) {
+						ids.AddSlug(old, r.EntryID)
+					}
+				}
+				if err == io.EOF {
+					return nil
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}()
+		if err != nil {
+			return fmt.Errorf("state slugs %s: %w", path, err)
+		}
+	}
+	return nil
 }
 
 // Revision reads one revision of an entry; revision 0 is the current one.

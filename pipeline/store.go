@@ -47,32 +47,35 @@ type revisionRow struct {
 }
 
 // indexRow is one identity and the current state of its entry (Revision 0:
-// no entry yet, as for a seeded identity).
+// no entry yet, as for a seeded identity). The row is flat (old slugs and
+// explicit item IDs as text) because flat rows read several times faster;
+// the identities view turns them back into a list and JSON.
 type indexRow struct {
-	Key           string            `parquet:"key"`
-	EntryID       string            `parquet:"entry_id"`
-	Slug          string            `parquet:"slug"`
-	OldSlugs      []string          `parquet:"old_slugs,list"`
-	CreatedAt     time.Time         `parquet:"created_at,timestamp(millisecond)"`
-	Items         map[string]string `parquet:"items"`
-	LastRevision  int32             `parquet:"last_revision"`
-	Revision      int32             `parquet:"revision"`
-	Status        string            `parquet:"status,dict"`
-	Claimed       bool              `parquet:"claimed"`
-	ContentHash   string            `parquet:"content_hash"`
-	SourceHash    uint64            `parquet:"source_hash"`
-	UpdatedAt     time.Time         `parquet:"updated_at,timestamp(millisecond),optional"`
-	NextChangeAt  time.Time         `parquet:"next_change_at,timestamp(millisecond),optional"`
-	RemovedAt     time.Time         `parquet:"removed_at,timestamp(millisecond),optional"`
-	RemovedReason string            `parquet:"removed_reason,optional"`
-	RevisionRun   string            `parquet:"revision_run,dict,optional"`
-	RevisionRow   int64             `parquet:"revision_row"`
+	Key           string    `parquet:"key"`
+	EntryID       string    `parquet:"entry_id"`
+	Slug          string    `parquet:"slug"`
+	OldSlugs      string    `parquet:"old_slugs"` // space-separated
+	CreatedAt     string    `parquet:"created_at"`
+	Items         string    `parquet:"items"` // JSON object, "" for none
+	LastRevision  int32     `parquet:"last_revision"`
+	Revision      int32     `parquet:"revision"`
+	Status        string    `parquet:"status,dict"`
+	Claimed       bool      `parquet:"claimed"`
+	Held          bool      `parquet:"held"`
+	ContentHash   string    `parquet:"content_hash"`
+	SourceHash    uint64    `parquet:"source_hash"`
+	UpdatedAt     time.Time `parquet:"updated_at,timestamp(millisecond),optional"`
+	NextChangeAt  time.Time `parquet:"next_change_at,timestamp(millisecond),optional"`
+	RemovedAt     time.Time `parquet:"removed_at,timestamp(millisecond),optional"`
+	RemovedReason string    `parquet:"removed_reason,optional"`
+	RevisionRun   string    `parquet:"revision_run,dict,optional"`
+	RevisionRow   int64     `parquet:"revision_row"`
 }
 
 // writerOptions are the Parquet settings of the state's files: ZSTD, and
 // pages small enough that reading one revision decompresses little.
 func writerOptions(extra ...parquet.WriterOption) []parquet.WriterOption {
-	return append([]parquet.WriterOption{parquet.Compression(&parquet.Zstd), parquet.PageBufferSize(128 << 10)}, extra...)
+	return append([]parquet.WriterOption{parquet.Compression(&parquet.Zstd), parquet.PageBufferSize(32 << 10)}, extra...)
 }
 
 // atomicFile is a file written under a temporary name and renamed into
@@ -197,10 +200,18 @@ func writeIndex(path string, ids *compile.Identities, rows map[string]*EntryRow)
 		return err
 	}
 	for _, id := range all {
-		ir := indexRow{Key: id.Key, EntryID: id.EntryID, Slug: id.Slug, OldSlugs: id.OldSlugs, CreatedAt: schemas.ParseTime(id.CreatedAt),
-			Items: id.Items, LastRevision: int32(id.LastRevision)}
+		ir := indexRow{Key: id.Key, EntryID: id.EntryID, Slug: id.Slug, OldSlugs: strings.Join(id.OldSlugs, " "), CreatedAt: id.CreatedAt,
+			LastRevision: int32(id.LastRevision)}
+		if len(id.Items) > 0 {
+			b, err := json.Marshal(id.Items)
+			if err != nil {
+				af.abort()
+				return err
+			}
+			ir.Items = string(b)
+		}
 		if r := rows[id.Key]; r != nil {
-			ir.Revision, ir.Status, ir.Claimed, ir.ContentHash, ir.SourceHash = int32(r.Revision), string(r.Status), r.Claimed, r.ContentHash, r.SourceHash
+			ir.Revision, ir.Status, ir.Claimed, ir.Held, ir.ContentHash, ir.SourceHash = int32(r.Revision), string(r.Status), r.Claimed, r.Held, r.ContentHash, r.SourceHash
 			ir.UpdatedAt, ir.NextChangeAt, ir.RemovedAt, ir.RemovedReason = r.UpdatedAt, r.NextChangeAt, r.RemovedAt, r.RemovedReason
 			ir.RevisionRun, ir.RevisionRow = r.RevisionRun, r.RevisionRow
 		}
@@ -223,71 +234,140 @@ func writeIndex(path string, ids *compile.Identities, rows map[string]*EntryRow)
 	return af.commit()
 }
 
-// readIndex loads an index file into the identity map and entry rows.
+// readIndex loads an index file into a new identity map and entry rows.
 func readIndex(path string) (*compile.Identities, map[string]*EntryRow, error) {
+	n, err := indexRows(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	ids := compile.NewIdentitiesSized(n)
+	rows := make(map[string]*EntryRow, n)
+	return ids, rows, readIndexInto(path, ids, rows)
+}
+
+func indexRows(path string) (int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("state index: %w", err)
+		return 0, fmt.Errorf("state index: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return 0, err
 	}
 	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, nil, fmt.Errorf("state index %s: %w", path, err)
+		return 0, fmt.Errorf("state index %s: %w", path, err)
 	}
-	n := int(pf.NumRows())
-	ids := compile.NewIdentitiesSized(n)
-	rows := make(map[string]*EntryRow, n)
+	return int(pf.NumRows()), nil
+}
+
+// fromIndexRow makes the identity and entry row (nil: no entry yet) of an
+// index row.
+func fromIndexRow(ir *indexRow) (*compile.Identity, *EntryRow, error) {
+	id := &compile.Identity{Key: ir.Key, EntryID: ir.EntryID, Slug: ir.Slug, CreatedAt: ir.CreatedAt, LastRevision: int(ir.LastRevision)}
+	fillIdentity(id, ir)
+	if ir.Items != "" {
+		if err := json.Unmarshal([]byte(ir.Items), &id.Items); err != nil {
+			return nil, nil, fmt.Errorf("state index: items of %s: %w", ir.Key, err)
+		}
+	}
+	if ir.Revision == 0 {
+		return id, nil, nil
+	}
+	row := entryRowOf(ir)
+	return id, &row, nil
+}
+
+func fillIdentity(id *compile.Identity, ir *indexRow) {
+	if ir.OldSlugs != "" {
+		id.OldSlugs = strings.Fields(ir.OldSlugs)
+	}
+}
+
+func entryRowOf(ir *indexRow) EntryRow {
+	return EntryRow{EntryID: ir.EntryID, Key: ir.Key, Slug: ir.Slug, Revision: int(ir.Revision), Status: schemas.EntryStatus(ir.Status),
+		Claimed: ir.Claimed, Held: ir.Held, ContentHash: ir.ContentHash, SourceHash: ir.SourceHash, UpdatedAt: utc(ir.UpdatedAt),
+		NextChangeAt: utc(ir.NextChangeAt), RemovedAt: utc(ir.RemovedAt), RemovedReason: ir.RemovedReason,
+		Removed: !ir.RemovedAt.IsZero(), RevisionRun: ir.RevisionRun, RevisionRow: ir.RevisionRow}
+}
+
+// readIndexInto loads an index file (a full one or a delta) into an
+// identity map and entry rows; its rows replace those of the same key.
+func readIndexInto(path string, ids *compile.Identities, rows map[string]*EntryRow) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("state index: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return fmt.Errorf("state index %s: %w", path, err)
+	}
 	rd := parquet.NewGenericReader[indexRow](pf)
 	defer rd.Close()
+	// Rows are decoded here and put into the maps on other goroutines, in
+	// blocks: a million small allocations and map inserts cost more than
+	// the reading.
+	type block struct {
+		ids  []compile.Identity
+		rows []EntryRow
+	}
+	blocks := make(chan block, 4)
+	rowsDone := make(chan struct{})
+	idBlocks := make(chan []compile.Identity, 4)
+	go func() {
+		for b := range idBlocks {
+			for i := range b {
+				ids.Add(&b[i])
+			}
+		}
+		close(rowsDone)
+	}()
+	go func() {
+		for b := range blocks {
+			for i := range b.rows {
+				rows[b.rows[i].Key] = &b.rows[i]
+			}
+			idBlocks <- b.ids
+		}
+		close(idBlocks)
+	}()
 	buf := make([]indexRow, 1024)
-	// Rows are allocated in blocks: a million small allocations cost more
-	// than the reading.
-	var idBlock []compile.Identity
-	var rowBlock []EntryRow
-	for {
+	var readErr error
+	for readErr == nil {
 		k, err := rd.Read(buf)
+		if err != nil && err != io.EOF {
+			readErr = fmt.Errorf("state index %s: %w", path, err)
+			break
+		}
+		b := block{ids: make([]compile.Identity, k), rows: make([]EntryRow, 0, k)}
 		for i := range buf[:k] {
 			ir := &buf[i]
-			if len(idBlock) == 0 {
-				idBlock = make([]compile.Identity, 4096)
+			id := &b.ids[i]
+			*id = compile.Identity{Key: ir.Key, EntryID: ir.EntryID, Slug: ir.Slug, CreatedAt: ir.CreatedAt, LastRevision: int(ir.LastRevision)}
+			fillIdentity(id, ir)
+			if ir.Items != "" {
+				if err := json.Unmarshal([]byte(ir.Items), &id.Items); err != nil {
+					readErr = fmt.Errorf("state index %s: items of %s: %w", path, ir.Key, err)
+				}
 			}
-			id := &idBlock[0]
-			idBlock = idBlock[1:]
-			*id = compile.Identity{Key: ir.Key, EntryID: ir.EntryID, Slug: ir.Slug, OldSlugs: ir.OldSlugs,
-				CreatedAt: schemas.FormatTime(ir.CreatedAt), Items: ir.Items, LastRevision: int(ir.LastRevision)}
-			if len(id.OldSlugs) == 0 {
-				id.OldSlugs = nil
+			if ir.Revision != 0 {
+				b.rows = append(b.rows, entryRowOf(ir))
 			}
-			if len(id.Items) == 0 {
-				id.Items = nil
-			}
-			ids.Add(id)
-			if ir.Revision == 0 {
-				continue
-			}
-			if len(rowBlock) == 0 {
-				rowBlock = make([]EntryRow, 4096)
-			}
-			r := &rowBlock[0]
-			rowBlock = rowBlock[1:]
-			*r = EntryRow{EntryID: ir.EntryID, Key: ir.Key, Slug: ir.Slug, Revision: int(ir.Revision), Status: schemas.EntryStatus(ir.Status),
-				Claimed: ir.Claimed, ContentHash: ir.ContentHash, SourceHash: ir.SourceHash, UpdatedAt: utc(ir.UpdatedAt),
-				NextChangeAt: utc(ir.NextChangeAt), RemovedAt: utc(ir.RemovedAt), RemovedReason: ir.RemovedReason,
-				Removed: !ir.RemovedAt.IsZero(), RevisionRun: ir.RevisionRun, RevisionRow: ir.RevisionRow}
-			rows[r.Key] = r
 		}
+		blocks <- b
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("state index %s: %w", path, err)
-		}
 	}
-	return ids, rows, nil
+	close(blocks)
+	<-rowsDone
+	return readErr
 }
 
 func utc(t time.Time) time.Time {
@@ -304,10 +384,11 @@ type revisionRef struct {
 	Row int64
 }
 
-// readRevisions reads revisions by where they are, file by file in row
-// order, decompressing only the pages that hold them.
+// readRevisions reads revisions by where they are. Each row group of
+// each file is read on its own core; within one, rows close together are
+// read in sequence and far ones reached by seeking (the page index), so
+// only the pages that hold wanted rows are decompressed.
 func readRevisions(dir string, want map[string]revisionRef) (map[string]*schemas.Entry, error) {
-	out := make(map[string]*schemas.Entry, len(want))
 	byRun := map[string][]string{}
 	for id, ref := range want {
 		if ref.Run == "" {
@@ -315,64 +396,104 @@ func readRevisions(dir string, want map[string]revisionRef) (map[string]*schemas
 		}
 		byRun[ref.Run] = append(byRun[ref.Run], id)
 	}
-	runs := make([]string, 0, len(byRun))
-	for run := range byRun {
-		runs = append(runs, run)
+	type task struct {
+		path string
+		rg   parquet.RowGroup
+		base int64    // the row group's first row in the file
+		ids  []string // by row
 	}
-	sort.Strings(runs)
-	type entryOnly struct {
-		Entry string `parquet:"entry"`
-	}
-	for _, run := range runs {
-		ids := byRun[run]
-		sort.Slice(ids, func(i, j int) bool { return want[ids[i]].Row < want[ids[j]].Row })
-		err := func() error {
-			path := filepath.Join(dir, revisionsDir, run+".parquet")
-			f, err := os.Open(path)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			st, err := f.Stat()
-			if err != nil {
-				return err
-			}
-			pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true))
-			if err != nil {
-				return fmt.Errorf("%s: %w", path, err)
-			}
-			rd := parquet.NewGenericReader[entryOnly](pf)
-			defer rd.Close()
-			buf := make([]entryOnly, 1)
-			next := int64(0) // the row the reader is at
-			for _, id := range ids {
-				row := want[id].Row
-				if row != next {
-					if err := rd.SeekToRow(row); err != nil {
-						return fmt.Errorf("%s row %d: %w", path, row, err)
-					}
-				}
-				n, err := rd.Read(buf)
-				if n != 1 {
-					if err == nil || errors.Is(err, io.EOF) {
-						err = fmt.Errorf("no row %d", row)
-					}
-					return fmt.Errorf("%s: %w", path, err)
-				}
-				next = row + 1
-				var e schemas.Entry
-				if err := json.Unmarshal([]byte(buf[0].Entry), &e); err != nil {
-					return fmt.Errorf("revision of %s in %s: %w", id, path, err)
-				}
-				out[id] = &e
-			}
-			return nil
-		}()
+	var tasks []task
+	for run, ids := range byRun {
+		path := runFile(dir, revisionsDir, run)
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("revisions: %w", err)
+		}
+		defer f.Close()
+		st, err := f.Stat()
 		if err != nil {
 			return nil, err
 		}
+		pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		sort.Slice(ids, func(i, j int) bool { return want[ids[i]].Row < want[ids[j]].Row })
+		base := int64(0)
+		for _, rg := range pf.RowGroups() {
+			end := base + rg.NumRows()
+			var in []string
+			for len(ids) > 0 && want[ids[0]].Row < end {
+				in, ids = append(in, ids[0]), ids[1:]
+			}
+			if len(in) > 0 {
+				tasks = append(tasks, task{path: path, rg: rg, base: base, ids: in})
+			}
+			base = end
+		}
+		if len(ids) > 0 {
+			return nil, fmt.Errorf("%s has %d rows; revision of %s is said to be row %d", path, base, ids[0], want[ids[0]].Row)
+		}
 	}
-	return out, nil
+	sort.Slice(tasks, func(i, j int) bool {
+		if tasks[i].path != tasks[j].path {
+			return tasks[i].path < tasks[j].path
+		}
+		return tasks[i].base < tasks[j].base
+	})
+	found := make([][]*schemas.Entry, len(tasks))
+	errs := make([]error, len(tasks))
+	const gap = 64 // rows read through rather than sought past
+	parallelFor(len(tasks), func(t int) {
+		tk := tasks[t]
+		rd := parquet.NewGenericRowGroupReader[revisionRow](tk.rg)
+		defer rd.Close()
+		out := make([]*schemas.Entry, len(tk.ids))
+		buf := make([]revisionRow, 1)
+		at := int64(0) // the reader's position in the row group
+		for i, id := range tk.ids {
+			row := want[id].Row - tk.base
+			if row < at || row-at > gap {
+				if err := rd.SeekToRow(row); err != nil {
+					errs[t] = fmt.Errorf("%s row %d: %w", tk.path, row+tk.base, err)
+					return
+				}
+				at = row
+			}
+			for at <= row {
+				n, err := rd.Read(buf)
+				if n != 1 {
+					if err == nil || errors.Is(err, io.EOF) {
+						err = fmt.Errorf("no row %d", tk.base+at)
+					}
+					errs[t] = fmt.Errorf("%s: %w", tk.path, err)
+					return
+				}
+				at++
+			}
+			if buf[0].EntryID != id {
+				errs[t] = fmt.Errorf("%s row %d holds %s, not %s", tk.path, row+tk.base, buf[0].EntryID, id)
+				return
+			}
+			var e schemas.Entry
+			if err := json.Unmarshal([]byte(buf[0].Entry), &e); err != nil {
+				errs[t] = fmt.Errorf("revision of %s in %s: %w", id, tk.path, err)
+				return
+			}
+			out[i] = &e
+		}
+		found[t] = out
+	})
+	res := make(map[string]*schemas.Entry, len(want))
+	for t, tk := range tasks {
+		if errs[t] != nil {
+			return nil, errs[t]
+		}
+		for i, id := range tk.ids {
+			res[id] = found[t][i]
+		}
+	}
+	return res, nil
 }
 
 // runFiles names the files of a run.

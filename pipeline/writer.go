@@ -117,7 +117,11 @@ func (w *writer) refused(file string, line int, path, reason string) error {
 // staged rows into the state with the run's record and points the views
 // at the new files. Until that transaction commits nothing names the
 // files; the next run deletes them if it never does.
-func (w *writer) commit(ctx context.Context, run []driver.Value, ids *compile.Identities, rows map[string]*EntryRow) error {
+//
+// A run that loaded every identity writes a full index; one that loaded
+// only what it touched (delta) writes those rows as a delta over the
+// current chain.
+func (w *writer) commit(ctx context.Context, run []driver.Value, ids *compile.Identities, rows map[string]*EntryRow, delta bool) error {
 	for _, a := range w.appenders {
 		if err := a.Close(); err != nil {
 			return err
@@ -130,7 +134,11 @@ func (w *writer) commit(ctx context.Context, run []driver.Value, ids *compile.Id
 	if err != nil {
 		return fmt.Errorf("revisions file: %w", err)
 	}
-	if err := writeIndex(runFile(w.st.dir, indexDir, w.runID), ids, rows); err != nil {
+	chain := []string{runFile(w.st.dir, indexDir, w.runID)}
+	if delta {
+		chain = append(append([]string(nil), w.st.chain...), deltaFile(w.st.dir, w.runID))
+	}
+	if err := writeIndex(chain[len(chain)-1], ids, rows); err != nil {
 		return fmt.Errorf("index file: %w", err)
 	}
 	tx, err := w.conn.BeginTx(ctx, nil)
@@ -162,14 +170,13 @@ func (w *writer) commit(ctx context.Context, run []driver.Value, ids *compile.Id
 		tx.Rollback()
 		return fmt.Errorf("commit: %w", err)
 	}
-	if err := w.st.refreshViews(ctx, tx, w.runID); err != nil {
+	if err := w.st.refreshViews(ctx, tx, chain); err != nil {
 		tx.Rollback()
 		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
-	w.st.last = w.runID
 	w.st.clean()
 	return w.conn.Close()
 }
