@@ -294,6 +294,14 @@ func (r *run) flushRows() {
 	}
 }
 
+// historyItem is an entry to compile over its history.
+type historyItem struct {
+	entryID string
+	id      *compile.Identity
+	rec     *register.Record
+	web     *siteFacts
+}
+
 // withHistory compiles the entries that have a history to merge over: the
 // register records the parallel pass deferred, and the entries with an
 // owner revision or verification events that no register record of this
@@ -301,21 +309,15 @@ func (r *run) flushRows() {
 // entries that began with their owner). Their previous revisions and
 // declarations are loaded in one go; they compile on every core.
 func (r *run) withHistory(ctx context.Context) error {
-	type item struct {
-		entryID string
-		id      *compile.Identity
-		rec     *register.Record
-		web     *siteFacts
-	}
-	byID := map[string]*item{}
+	byID := map[string]*historyItem{}
 	for _, d := range r.deferred {
-		byID[d.id.EntryID] = &item{entryID: d.id.EntryID, id: d.id, rec: d.rec, web: d.web}
+		byID[d.id.EntryID] = &historyItem{entryID: d.id.EntryID, id: d.id, rec: d.rec, web: d.web}
 	}
 	r.deferred = nil
 	for _, m := range []map[string]bool{keysOf(r.newDecl), keysOf(r.events)} {
 		for entryID := range m {
 			if !r.touched[entryID] && byID[entryID] == nil {
-				byID[entryID] = &item{entryID: entryID}
+				byID[entryID] = &historyItem{entryID: entryID}
 			}
 		}
 	}
@@ -324,30 +326,10 @@ func (r *run) withHistory(ctx context.Context) error {
 		ids = append(ids, id)
 	}
 	sortStrings(ids)
-	var live []*EntryRow
-	var claimed []string
 	for _, entryID := range ids {
-		it := byID[entryID]
-		if it.id == nil {
+		if it := byID[entryID]; it.id == nil {
 			it.id, _ = r.ids.ByEntry(entryID)
 		}
-		if it.id == nil {
-			continue
-		}
-		if row := r.rows[it.id.Key]; row != nil && !row.Removed {
-			live = append(live, row)
-			if row.Claimed {
-				claimed = append(claimed, entryID)
-			}
-		}
-	}
-	prevs, err := r.st.Revisions(live)
-	if err != nil {
-		return err
-	}
-	decls, err := r.st.Declarations(ctx, claimed)
-	if err != nil {
-		return err
 	}
 	// New identities (entries that begin with their owner) are given here,
 	// in entry ID order, before compiling on every core. A small run
@@ -362,7 +344,7 @@ func (r *run) withHistory(ctx context.Context) error {
 			}
 		}
 	}
-	work := make([]*item, 0, len(ids))
+	work := make([]*historyItem, 0, len(ids))
 	for _, entryID := range ids {
 		it := byID[entryID]
 		r.touched[entryID] = true
@@ -378,9 +360,44 @@ func (r *run) withHistory(ctx context.Context) error {
 		}
 		work = append(work, it)
 	}
-	outs := make([]outcome, len(work))
-	parallelFor(len(work), func(i int) {
-		it := work[i]
+	// In chunks, so that only a chunk's previous revisions, declarations
+	// and new revisions are in memory at once.
+	const chunk = 4096
+	for len(work) > 0 {
+		part := work[:min(chunk, len(work))]
+		work = work[len(part):]
+		if err := r.buildPart(ctx, part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// buildPart compiles some entries with a history: their previous revisions
+// and stored declarations loaded in one go, the builds on every core, the
+// outcomes applied in entry ID order.
+func (r *run) buildPart(ctx context.Context, part []*historyItem) error {
+	var live []*EntryRow
+	var claimed []string
+	for _, it := range part {
+		if row := r.rows[it.id.Key]; row != nil && !row.Removed {
+			live = append(live, row)
+			if row.Claimed {
+				claimed = append(claimed, it.entryID)
+			}
+		}
+	}
+	prevs, err := r.st.Revisions(live)
+	if err != nil {
+		return err
+	}
+	decls, err := r.st.Declarations(ctx, claimed)
+	if err != nil {
+		return err
+	}
+	outs := make([]outcome, len(part))
+	parallelFor(len(part), func(i int) {
+		it := part[i]
 		row := r.rows[it.id.Key]
 		var prev *schemas.Entry
 		if row != nil && !row.Removed {

@@ -97,6 +97,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 				return 1
 			}
 		}
+		syscall.Sync() // no writeback of the last step's files during the run
 		args := append([]string{"compile", "--json", "--state", state, "--now", r.now.Format(time.RFC3339)}, registers...)
 		cmd := exec.Command(exe, append(args, r.args...)...)
 		var out bytes.Buffer
