@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/daawid/registry/schemas"
@@ -51,4 +52,56 @@ func encode(v any, use func([]byte)) error {
 	}
 	use(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	return nil
+}
+
+// ContentHashJSON is ContentHash of an entry from its JSON as EntryJSON
+// writes it: the revision, its date and the observation dates are blanked
+// in the bytes (those keys occur nowhere else in an entry, and never
+// inside a string, where quotes are escaped), so a compile that writes an
+// entry's JSON anyway need not encode it twice.
+func ContentHashJSON(js string) string {
+	buf := buffers.Get().(*bytes.Buffer)
+	defer buffers.Put(buf)
+	buf.Reset()
+	rest := js
+	for {
+		i := strings.IndexByte(rest, '"')
+		if i < 0 {
+			buf.WriteString(rest)
+			break
+		}
+		buf.WriteString(rest[:i])
+		rest = rest[i:]
+		switch {
+		case strings.HasPrefix(rest, `"revision":`):
+			buf.WriteString(`"revision":0`)
+			rest = strings.TrimLeft(rest[len(`"revision":`):], "-0123456789")
+		case strings.HasPrefix(rest, `"updatedAt":"`):
+			buf.WriteString(`"updatedAt":""`)
+			rest = skipString(rest[len(`"updatedAt":`):])
+		case strings.HasPrefix(rest, `"observedAt":"`):
+			buf.WriteString(`"observedAt":""`)
+			rest = skipString(rest[len(`"observedAt":`):])
+		default:
+			// any other string, key or value: copied whole
+			end := len(rest) - len(skipString(rest))
+			buf.WriteString(rest[:end])
+			rest = rest[end:]
+		}
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return hex.EncodeToString(sum[:])
+}
+
+// skipString returns what follows the JSON string s starts with.
+func skipString(s string) string {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return s[i+1:]
+		}
+	}
+	return ""
 }

@@ -126,3 +126,32 @@ func TestEntryJSONIsMarshal(t *testing.T) {
 		}
 	}
 }
+
+// ContentHashJSON of an entry's JSON is ContentHash of the entry, for
+// every fixture and with revision and dates changed.
+func TestContentHashJSON(t *testing.T) {
+	for _, e := range fixtures.Entries() {
+		js, err := compile.EntryJSON(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := compile.ContentHashJSON(js), compile.ContentHash(e); got != want {
+			t.Errorf("%s: ContentHashJSON %s, ContentHash %s", e.Slug, got, want)
+		}
+		c := e.Clone()
+		c.Record.Revision += 40
+		c.Record.UpdatedAt = "2031-01-01T00:00:00Z"
+		for i := range c.Provenance {
+			c.Provenance[i].ObservedAt = "2031-01-02T00:00:00Z"
+		}
+		js2, _ := compile.EntryJSON(c)
+		if compile.ContentHashJSON(js2) != compile.ContentHash(e) {
+			t.Errorf("%s: the hash changed with the revision and dates", e.Slug)
+		}
+		c.DisplayName += " (neu)"
+		js3, _ := compile.EntryJSON(c)
+		if compile.ContentHashJSON(js3) == compile.ContentHash(e) {
+			t.Errorf("%s: the hash did not change with the name", e.Slug)
+		}
+	}
+}

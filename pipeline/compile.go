@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"database/sql/driver"
 	"encoding/hex"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -254,6 +256,7 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 	}
 	r.rep.Seconds.Compile = clock().Sub(t1).Seconds()
 	t2 := clock()
+	r.logMemory("before commit")
 	r.rep.sortProblems()
 	report, _ := json.Marshal(r.rep)
 	if err := r.w.commit(ctx, r.runRow(started, clock(), report), r.ids, r.rows, r.small); err != nil {
@@ -315,6 +318,15 @@ func (r *run) load(ctx context.Context, inbox []inboxRead, events []compile.Even
 		}
 	}
 	return nil
+}
+
+// logMemory logs where the run's memory is: the Go heap and DuckDB's.
+func (r *run) logMemory(at string) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	var duck sql.NullInt64
+	r.st.db.QueryRow(`SELECT sum(memory_usage_bytes) FROM duckdb_memory()`).Scan(&duck)
+	r.log.Info("memory", "at", at, "goHeapMB", ms.HeapInuse>>20, "goSysMB", ms.Sys>>20, "duckdbMB", duck.Int64>>20)
 }
 
 // refuse records a refused or skipped input.
@@ -470,6 +482,11 @@ func (r *run) acceptEvents(all []compile.Event) {
 func (r *run) crawl(ctx context.Context) {
 	if r.cfg.Sites == nil {
 		return
+	}
+	if lp, ok := r.cfg.Sites.(interface{ Problems() []Problem }); ok {
+		for _, p := range lp.Problems() {
+			r.refuse(p)
+		}
 	}
 	hosts := r.cfg.Sites.Hosts()
 	facts := make([]*site.Facts, len(hosts))

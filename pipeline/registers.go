@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -178,7 +179,22 @@ func (r *run) build(id *compile.Identity, row *EntryRow, prev *schemas.Entry, re
 	if rec != nil {
 		sourceHash = rec.Hash
 	}
-	hash := compile.ContentHash(e)
+	// The entry is written once, as the next revision, and its content
+	// hash read from those bytes; when nothing changed it is dropped.
+	last := id.LastRevision
+	if row != nil && row.Revision > last {
+		last = row.Revision
+	}
+	e.Record.Revision = last + 1
+	e.Record.UpdatedAt = schemas.FormatTime(r.now)
+	if prev != nil {
+		e.Record.CreatedAt = prev.Record.CreatedAt
+	}
+	js, err := compile.EntryJSON(e)
+	if err != nil {
+		return outcome{err: err}
+	}
+	hash := compile.ContentHashJSON(js)
 	if row != nil && !row.Removed && hash == row.ContentHash {
 		o.unchanged = true
 		if sourceHash != row.SourceHash {
@@ -190,20 +206,7 @@ func (r *run) build(id *compile.Identity, row *EntryRow, prev *schemas.Entry, re
 		}
 		return o
 	}
-	last := id.LastRevision
-	if row != nil && row.Revision > last {
-		last = row.Revision
-	}
-	e.Record.Revision = last + 1
-	e.Record.UpdatedAt = schemas.FormatTime(r.now)
-	if prev != nil {
-		e.Record.CreatedAt = prev.Record.CreatedAt
-	}
 	id.LastRevision = e.Record.Revision
-	js, err := compile.EntryJSON(e)
-	if err != nil {
-		return outcome{err: err}
-	}
 	o.entryJSON = js
 	o.newEntry = row == nil
 	o.row = &EntryRow{EntryID: e.ID, Key: id.Key, Slug: e.Slug, Revision: e.Record.Revision, Status: e.Status,
@@ -361,7 +364,22 @@ func (r *run) withHistory(ctx context.Context) error {
 		work = append(work, it)
 	}
 	// In chunks, so that only a chunk's previous revisions, declarations
-	// and new revisions are in memory at once.
+	// and new revisions are in memory at once; in the order the previous
+	// revisions are stored, so each page of the revision files is read
+	// once, not once per chunk.
+	pos := func(it *historyItem) revisionRef {
+		if row := r.rows[it.id.Key]; row != nil && !row.Removed {
+			return row.ref()
+		}
+		return revisionRef{}
+	}
+	slices.SortStableFunc(work, func(a, b *historyItem) int {
+		pa, pb := pos(a), pos(b)
+		if c := strings.Compare(pa.Run, pb.Run); c != 0 {
+			return c
+		}
+		return cmp.Compare(pa.Row, pb.Row)
+	})
 	const chunk = 4096
 	for len(work) > 0 {
 		part := work[:min(chunk, len(work))]

@@ -14,6 +14,7 @@ import (
 	"github.com/daawid/registry/compile"
 	"github.com/daawid/registry/schemas"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // The bulk of the state lives in Parquet files beside state.duckdb, written
@@ -75,7 +76,7 @@ type indexRow struct {
 // writerOptions are the Parquet settings of the state's files: ZSTD, and
 // pages small enough that reading one revision decompresses little.
 func writerOptions(extra ...parquet.WriterOption) []parquet.WriterOption {
-	return append([]parquet.WriterOption{parquet.Compression(&parquet.Zstd), parquet.PageBufferSize(32 << 10)}, extra...)
+	return append([]parquet.WriterOption{parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}), parquet.PageBufferSize(32 << 10)}, extra...)
 }
 
 // atomicFile is a file written under a temporary name and renamed into
@@ -132,7 +133,7 @@ func newRevisionWriter(path string) (*revisionWriter, error) {
 		return nil, err
 	}
 	rw := &revisionWriter{file: af, ch: make(chan []revisionRow, 8), done: make(chan error, 1)}
-	rw.w = parquet.NewGenericWriter[revisionRow](af.f, writerOptions(parquet.MaxRowsPerRowGroup(32<<10))...)
+	rw.w = parquet.NewGenericWriter[revisionRow](af.f, writerOptions(parquet.MaxRowsPerRowGroup(8<<10))...)
 	go func() {
 		var err error
 		for batch := range rw.ch {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/daawid/registry/compile/site"
 	"github.com/daawid/registry/pipeline"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -30,7 +31,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	state := fs.String("state", "", "state directory (holds state.duckdb)")
 	var registers, verification multiFlag
 	fs.Var(&registers, "register", "register file (*.csv Companies House BasicCompanyData, *.jsonl OffeneRegister); repeat for several")
-	websites := fs.String("websites", "", "folder of a saved-site archive (*.txtar) to crawl through a loopback server")
+	websites := fs.String("websites", "", "websites to crawl: a folder of a saved-site archive (*.txtar, served on loopback), or the http(s) URL of a list of sites (one host or URL per line) crawled live")
 	inbox := fs.String("owner-inbox", "", "folder of owner revisions (*.json)")
 	fs.Var(&verification, "verification", "JSON-lines file of verification events; repeat for several")
 	seed := fs.String("seed", "", "identity map to start from (JSON)")
@@ -38,7 +39,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "print the run report as JSON")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for operators tuning a run)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: daawid compile --state DIR [--register FILE]... [--websites DIR] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
+		fmt.Fprintln(stderr, "usage: daawid compile --state DIR [--register FILE]... [--websites DIR|URL] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -72,7 +73,14 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 		cfg.Log = slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 		cfg.Progress = func(n int64) { cfg.Log.Info("progress", "rows", n) }
 	}
-	if *websites != "" {
+	if strings.HasPrefix(*websites, "http://") || strings.HasPrefix(*websites, "https://") {
+		list, err := pipeline.OpenSiteList(ctx, *websites, site.Options{})
+		if err != nil {
+			fmt.Fprintf(stderr, "daawid compile: %v\n", err)
+			return 1
+		}
+		cfg.Sites = list
+	} else if *websites != "" {
 		arch, err := pipeline.OpenArchive(*websites, 15*time.Second)
 		if err != nil {
 			fmt.Fprintf(stderr, "daawid compile: %v\n", err)
