@@ -37,6 +37,7 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	seed := fs.String("seed", "", "identity map to start from (JSON)")
 	nowFlag := fs.String("now", "", "the run's instant, RFC 3339 (default: now)")
 	jsonOut := fs.Bool("json", false, "print the run report as JSON")
+	memLimit := fs.Int64("memory-limit-mb", 0, "the run's Go heap budget in MiB (default 3072; DuckDB keeps to 1536 besides)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for operators tuning a run)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: daawid compile --state DIR [--register FILE]... [--websites DIR|URL] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
@@ -60,7 +61,8 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	cfg := pipeline.CompileConfig{StateDir: *state, Registers: registers, OwnerInbox: *inbox, Verification: verification, Seed: *seed, Now: now}
+	cfg := pipeline.CompileConfig{StateDir: *state, Registers: registers, OwnerInbox: *inbox, Verification: verification, Seed: *seed, Now: now,
+		MemoryLimit: *memLimit << 20}
 	tty := isTerminal(stderr)
 	if tty {
 		bar := progressbar.NewOptions64(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("compiling rows"),
