@@ -1,0 +1,314 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/daawid/registry/schemas"
+)
+
+// The registry-level discovery files of §5 and the AWP files (document
+// 001). Like the projections they are pure: the site and what is published
+// in, bytes out.
+
+// LLMSTxt is the single registry-level llms.txt (DISC-01, DISC-04), with
+// the site's base URLs.
+func LLMSTxt(s Site) []byte {
+	var b strings.Builder
+	b.WriteString("# Daawid\n\n")
+	b.WriteString("> Open registry of owner-declared information about people and organizations (facts, offerings, prices, capacity, policies, contact routing, actions) for AI systems. Every entry is available as markdown and JSON-LD.\n\n")
+	fmt.Fprintf(&b, "Entry markdown: %s/{slug}.md · Entry JSON-LD: %s/{slug}.json · Look up the entry for a website: %s/v1/entries/by-domain/{host} · Search: %s/v1/search?q={query}&place={city} · MCP server: %s\n\n",
+		s.BaseURL, s.BaseURL, s.APIURL, s.APIURL, s.MCPURL)
+	b.WriteString("## Docs\n")
+	fmt.Fprintf(&b, "- [Data contract](%s/docs/data-contract.md): shapes, provenance and freshness rules\n", s.BaseURL)
+	fmt.Fprintf(&b, "- [Entry schema](%s/docs/entry-schema.md): what an entry holds\n", s.BaseURL)
+	fmt.Fprintf(&b, "- [Identifiers](%s/docs/identifiers.md): IDs, addresses and the pointer on an owner's domain\n", s.BaseURL)
+	fmt.Fprintf(&b, "- [Verification](%s/docs/verification.md): what \"verified\" means and what it does not\n\n", s.BaseURL)
+	b.WriteString("## Optional\n")
+	fmt.Fprintf(&b, "- [Sitemap](%s/sitemap.xml)\n", s.BaseURL)
+	return []byte(b.String())
+}
+
+// RobotsTxt is robots.txt (DISC-07): one group for every consumer, the same
+// content signals for all (DISC-08).
+func RobotsTxt(s Site) []byte {
+	return []byte("User-agent: *\nAllow: /\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nSitemap: " + s.BaseURL + "/sitemap.xml\n")
+}
+
+// ServerCardMediaType is the server card's media type (DISC-11).
+const ServerCardMediaType = "application/mcp-server-card+json"
+
+// ServerCard is the MCP server card (DISC-13, DISC-14), laid out as §5
+// prints it.
+func ServerCard(s Site) []byte {
+	var b strings.Builder
+	b.WriteString("{\n")
+	b.WriteString(`  "$schema": "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json",` + "\n")
+	b.WriteString(`  "name": "com.daawid/registry",` + "\n")
+	b.WriteString(`  "title": "Daawid",` + "\n")
+	b.WriteString(`  "version": "0.1.0",` + "\n")
+	b.WriteString(`  "description": "Search an open registry of people and organizations, and read what they declare about themselves.",` + "\n")
+	b.WriteString(`  "websiteUrl": ` + jsonString(s.BaseURL) + ",\n")
+	b.WriteString(`  "remotes": [` + "\n")
+	b.WriteString(`    { "type": "streamable-http", "url": ` + jsonString(s.MCPURL) + `, "supportedProtocolVersions": ["2026-07-28", "2025-11-25"] }` + "\n")
+	b.WriteString("  ]\n}\n")
+	return []byte(b.String())
+}
+
+// ServerCardURL is where the server card is served (DISC-10).
+func ServerCardURL(s Site) string { return s.MCPURL + "/server-card" }
+
+// AICatalogMediaType is the AI Catalog's media type (draft).
+const AICatalogMediaType = "application/ai-catalog+json"
+
+// AICatalog is /.well-known/ai-catalog.json (DISC-15), in the AI Catalog
+// draft's shape: the host, and one entry pointing to the server card
+// (decision D58).
+func AICatalog(s Site) []byte {
+	cat := map[string]any{
+		"specVersion": "1.0",
+		"host":        map[string]any{"displayName": "Daawid", "identifier": s.BaseURL},
+		"entries": []any{map[string]any{
+			"identifier":  "com.daawid/registry",
+			"displayName": "Daawid",
+			"description": "Search an open registry of people and organizations, and read what they declare about themselves.",
+			"type":        ServerCardMediaType,
+			"url":         ServerCardURL(s),
+		}},
+	}
+	return indentJSON(cat)
+}
+
+// Published is what the registry-level files need to know about one
+// listed entry of a publication.
+type Published struct {
+	ID, Slug, Name string
+	Languages      []string // the entry's languages, default first
+	Modified       time.Time
+	Tokens         int // estimated tokens of its default-language markdown
+	Categories     []string
+	Listed         bool
+}
+
+// EstimateTokens estimates the tokens a text costs a language model: about
+// four bytes of UTF-8 a token, the usual rule of thumb for mixed prose.
+func EstimateTokens(b []byte) int { return (len(b) + 3) / 4 }
+
+// AWPDiscovery is /.well-known/agentic-web-protocol.json (AWP-01, AWP-08 to
+// AWP-17). Reads need no key, so there is no authentication requirement
+// (PRIV-23, decision D58); the rate limit is the fair-use limit (MCP-78).
+func AWPDiscovery(s Site, updated time.Time) []byte {
+	m := ordered{
+		{"version", "1.0"},
+		{"name", "Daawid"},
+		{"description", "Open registry of owner-declared information about people and organizations (facts, offerings, prices, capacity, policies, contact routing, actions) for AI systems."},
+		{"capabilities", []string{"content", "api", "search", "mcp"}},
+		{"endpoints", ordered{{"manifest", "/awp/manifest.json"}, {"content", "/awp/content/"}, {"api", "/awp/api/"}, {"mcp", "/awp/mcp/mcp.json"}}},
+		{"authentication", ordered{{"required", false}}},
+		{"rate_limits", ordered{{"requests_per_minute", 300}}},
+		{"agent_instructions", "/llms.txt"},
+		{"updated_at", schemas.FormatTime(updated)},
+	}
+	return indentJSON(m)
+}
+
+// AWPManifest is /awp/manifest.json (AWP-18 to AWP-26).
+func AWPManifest(s Site, updated time.Time, entries int) []byte {
+	m := ordered{
+		{"awp_version", "1.0"},
+		{"site", ordered{{"name", "Daawid"}, {"url", s.BaseURL}, {"language", "mul"}, {"updated_at", schemas.FormatTime(updated)}}},
+		{"content", ordered{{"entries", entries}, {"structure", "/awp/content/structure.json"}, {"updates", "/awp/content/feeds/updates.json"},
+			{"formats", []string{"text/markdown", "application/ld+json", "text/html"}},
+			{"entry_markdown", s.BaseURL + "/{slug}.md"}, {"entry_jsonld", s.BaseURL + "/{slug}.json"}, {"llms_txt", s.BaseURL + "/llms.txt"}}},
+		{"capabilities", []any{
+			ordered{{"type", "content"}, {"description", "Every entry as markdown, JSON-LD and HTML."}},
+			ordered{{"type", "api"}, {"description", "REST mirror of the reads."}, {"base_url", s.APIURL + "/v1"}, {"openapi", s.APIURL + "/schemas/0.1/openapi.json"}},
+			ordered{{"type", "search"}, {"description", "Search by words, place, opening hours and category."}, {"url", s.APIURL + "/v1/search"}},
+			ordered{{"type", "mcp"}, {"description", "MCP server over Streamable HTTP."}, {"config", "/awp/mcp/mcp.json"}},
+		}},
+		{"api", ordered{{"base_url", s.APIURL + "/v1"}, {"functions", "/awp/api/tools/functions.json"}, {"authentication", ordered{{"required", false}}}}},
+		{"cache_control", ordered{{"entries", "public, max-age=300"}, {"discovery", "public, max-age=3600"}}},
+		{"cors", ordered{{"allow_origin", "*"}}},
+		{"agent_hints", ordered{{"prefer", "markdown"}, {"sponsored", false}, {"same_data_for_every_reader", true}}},
+	}
+	return indentJSON(m)
+}
+
+// AWPStructure is /awp/content/structure.json (AWP-27 to AWP-30): the
+// listed entries as pages, in one section per category sector, each page
+// with its markdown's token estimate. entries must be sorted by slug.
+func AWPStructure(s Site, generated time.Time, entries []Published, sectorOf func(category string) (id, title string)) []byte {
+	type page = ordered
+	type section struct {
+		id, title string
+		tokens    int
+		pages     []any
+	}
+	bySector := map[string]*section{}
+	var order []string
+	total, pages := 0, 0
+	for _, e := range entries {
+		if !e.Listed {
+			continue
+		}
+		id, title := "other", "Other"
+		if len(e.Categories) > 0 && sectorOf != nil {
+			id, title = sectorOf(e.Categories[0])
+		}
+		sec := bySector[id]
+		if sec == nil {
+			sec = &section{id: id, title: title}
+			bySector[id] = sec
+			order = append(order, id)
+		}
+		tags := e.Categories
+		if tags == nil {
+			tags = []string{}
+		}
+		sec.pages = append(sec.pages, page{{"title", e.Name}, {"path", "/" + e.Slug + ".md"}, {"token_count", e.Tokens}, {"tags", tags}})
+		sec.tokens += e.Tokens
+		total += e.Tokens
+		pages++
+	}
+	sort.Strings(order)
+	var secs []any
+	for _, id := range order {
+		sec := bySector[id]
+		secs = append(secs, ordered{{"id", sec.id}, {"title", sec.title}, {"token_count", sec.tokens}, {"pages", sec.pages}})
+	}
+	if secs == nil {
+		secs = []any{}
+	}
+	m := ordered{
+		{"version", "1.0"},
+		{"site_name", "Daawid"},
+		{"generated_at", schemas.FormatTime(generated)},
+		{"total_pages", pages},
+		{"total_tokens", total},
+		{"sections", secs},
+	}
+	return indentJSON(m)
+}
+
+// AWPMCP is /awp/mcp/mcp.json (AWP-37 to AWP-41).
+func AWPMCP(s Site) []byte {
+	return indentJSON(ordered{
+		{"url", s.MCPURL},
+		{"transport", "http"},
+		{"authentication", ordered{{"required", false}, {"type", "none"}}},
+		{"mcp_version", "2026-07-28"},
+	})
+}
+
+// ordered is a JSON object that keeps its keys in the order given.
+type ordered []struct {
+	k string
+	v any
+}
+
+func (o ordered) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, kv := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(kv.k)
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := json.Marshal(kv.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func indentJSON(v any) []byte {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic("render: " + err.Error())
+	}
+	var b bytes.Buffer
+	json.Indent(&b, raw, "", "  ")
+	b.WriteByte('\n')
+	return b.Bytes()
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// SitemapLimit is how many URLs one sitemap file holds at most (the
+// sitemaps.org limit).
+const SitemapLimit = 50_000
+
+// Sitemaps are sitemap.xml and, past SitemapLimit URLs, the parts it
+// indexes (sitemap-1.xml, …, under /sitemaps/). Only listed entries
+// appear (PRIV, HTTP: unlisted entries are absent from sitemaps), each
+// with its page in every language and lastmod. entries must be sorted by
+// slug. The parts are returned by name; an empty map when one file holds
+// everything.
+func Sitemaps(s Site, entries []Published, limit int) (index []byte, parts map[string][]byte) {
+	if limit <= 0 {
+		limit = SitemapLimit
+	}
+	type u struct {
+		loc     string
+		lastmod time.Time
+	}
+	var urls []u
+	for _, e := range entries {
+		if !e.Listed {
+			continue
+		}
+		for i, l := range e.Languages {
+			loc := s.PageURL(e.Slug)
+			if i > 0 {
+				loc += "/" + l
+			}
+			urls = append(urls, u{loc, e.Modified})
+		}
+	}
+	write := func(list []u) []byte {
+		var b bytes.Buffer
+		b.WriteString(xml.Header)
+		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+		for _, x := range list {
+			b.WriteString("<url><loc>")
+			xml.EscapeText(&b, []byte(x.loc))
+			b.WriteString("</loc><lastmod>" + x.lastmod.UTC().Format(time.RFC3339) + "</lastmod></url>\n")
+		}
+		b.WriteString("</urlset>\n")
+		return b.Bytes()
+	}
+	parts = map[string][]byte{}
+	if len(urls) <= limit {
+		return write(urls), parts
+	}
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for i := 0; i*limit < len(urls); i++ {
+		part := urls[i*limit : min((i+1)*limit, len(urls))]
+		name := fmt.Sprintf("sitemap-%d.xml", i+1)
+		parts[name] = write(part)
+		last := part[0].lastmod
+		for _, x := range part {
+			if x.lastmod.After(last) {
+				last = x.lastmod
+			}
+		}
+		b.WriteString("<sitemap><loc>" + s.BaseURL + "/sitemaps/" + name + "</loc><lastmod>" + last.UTC().Format(time.RFC3339) + "</lastmod></sitemap>\n")
+	}
+	b.WriteString("</sitemapindex>\n")
+	return b.Bytes(), parts
+}
