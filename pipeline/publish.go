@@ -1,0 +1,923 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/daawid/registry/compile"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/taxonomy"
+	"github.com/duckdb/duckdb-go/v2"
+	"github.com/parquet-go/parquet-go"
+)
+
+// EngineVersion names the renderers' output: documents of a revision are
+// reused from the previous publication only when it and the site are the
+// same (a new engine or base URL renders everything again).
+const EngineVersion = "daawid-engine/0.1"
+
+// A publication is a directory under {out}/publications/{id}/ (D59):
+//
+//	manifest.json      spec version, run, created at, counts, SHA-256 of every file
+//	registry.duckdb    the tables the server queries, with comments
+//	documents.pack     every projection's bytes, one after the other
+//	documents.parquet  the pack's index: entry, kind, language, path,
+//	                   offset, length, media type, ETag, Last-Modified
+//
+// made visible by one atomic rename of the {out}/current symlink.
+const (
+	publicationsDir = "publications"
+	currentLink     = "current"
+	manifestFile    = "manifest.json"
+	registryFile    = "registry.duckdb"
+	packFile        = "documents.pack"
+	docIndexFile    = "documents.parquet"
+)
+
+// PublishConfig is one publication's inputs.
+type PublishConfig struct {
+	StateDir, OutDir string
+	Site             render.Site
+	// Now is the publication's instant.
+	Now time.Time
+	Log *slog.Logger
+	// Static, when set, also writes every document as a plain file tree
+	// any web server or CDN can serve.
+	Static string
+}
+
+// PublishReport is what a publication did.
+type PublishReport struct {
+	ID        string `json:"id"`
+	Run       string `json:"run"`
+	Entries   int64  `json:"entries"`
+	Removed   int64  `json:"removed"`
+	Documents int64  `json:"documents"`
+	Rendered  int64  `json:"rendered"` // entries rendered again
+	Reused    int64  `json:"reused"`   // entries whose documents were copied
+	Bytes     int64  `json:"bytes"`
+	Seconds   float64
+}
+
+// Manifest is a publication's manifest.json.
+type Manifest struct {
+	SpecVersion string            `json:"specVersion"`
+	Engine      string            `json:"engine"`
+	ID          string            `json:"id"`
+	Run         string            `json:"run"`
+	CreatedAt   string            `json:"createdAt"`
+	BaseURL     string            `json:"baseUrl"`
+	Counts      map[string]int64  `json:"counts"`
+	Files       map[string]string `json:"files"` // name → SHA-256
+}
+
+// DocRow is one document of a publication, as its index lists it.
+type DocRow struct {
+	EntryID      string    `parquet:"entry_id,dict"`
+	Slug         string    `parquet:"slug,dict"`
+	Kind         string    `parquet:"kind,dict"`
+	Lang         string    `parquet:"lang,dict"`
+	Path         string    `parquet:"path"`
+	Offset       int64     `parquet:"offset"`
+	Length       int64     `parquet:"length"`
+	MediaType    string    `parquet:"media_type,dict"`
+	ETag         string    `parquet:"etag"`
+	LastModified time.Time `parquet:"last_modified,timestamp(millisecond)"`
+	Revision     int32     `parquet:"revision"`
+}
+
+// Document kinds in the pack.
+const (
+	KindMarkdown  = "md"
+	KindOfferings = "offerings-md"
+	KindJSONLD    = "jsonld"
+	KindHTML      = "html"
+	KindLegal     = "legal-html"
+	KindView      = "view"
+	KindSite      = "site" // a registry-level file
+)
+
+// Publish renders the state's current entries into a new publication and
+// makes it current. Entries whose revision the previous publication holds,
+// rendered by the same engine for the same site, are copied from it.
+func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
+	started := time.Now()
+	now := cfg.Now.UTC().Truncate(time.Second)
+	if now.IsZero() {
+		return nil, errors.New("publish: now is not set")
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	st, err := OpenState(cfg.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	var run string
+	if err := st.db.QueryRowContext(ctx, `SELECT coalesce(max_by(run_id, finished_at), '') FROM runs`).Scan(&run); err != nil {
+		return nil, err
+	}
+	if run == "" {
+		return nil, errors.New("publish: the state has no compiled run")
+	}
+	_, rows, err := st.Load()
+	if err != nil {
+		return nil, err
+	}
+	id := compile.DeterministicID(schemas.IDPrefix("pub"), now, run)
+	pubs := filepath.Join(cfg.OutDir, publicationsDir)
+	dir := filepath.Join(pubs, id)
+	tmp := dir + ".tmp"
+	if err := os.RemoveAll(tmp); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(tmp)
+		}
+	}()
+	p := &publisher{cfg: cfg, st: st, now: now, rep: &PublishReport{ID: id, Run: run}, log: log,
+		renderKey: renderKey(cfg.Site)}
+	if err := p.openPrevious(); err != nil {
+		log.Warn("previous publication unreadable; rendering everything", "err", err)
+		p.prev = nil
+	}
+	defer p.closePrevious()
+	if err := p.write(ctx, tmp, rows); err != nil {
+		return nil, err
+	}
+	if err := p.manifest(tmp); err != nil {
+		return nil, err
+	}
+	if err := syncDir(tmp); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return nil, err
+	}
+	if err := swapCurrent(cfg.OutDir, filepath.Join(publicationsDir, id)); err != nil {
+		return nil, err
+	}
+	ok = true
+	if cfg.Static != "" {
+		if err := WriteStatic(dir, cfg.Static); err != nil {
+			return nil, fmt.Errorf("static tree: %w", err)
+		}
+	}
+	p.rep.Seconds = time.Since(started).Seconds()
+	log.Info("published", "id", id, "run", run, "entries", p.rep.Entries, "documents", p.rep.Documents,
+		"rendered", p.rep.Rendered, "reused", p.rep.Reused, "bytes", p.rep.Bytes, "seconds", p.rep.Seconds)
+	return p.rep, nil
+}
+
+// renderKey is what besides a revision and a language decides the bytes
+// of its documents.
+func renderKey(s render.Site) string {
+	sum := sha256.Sum256([]byte(EngineVersion + "\x00" + s.BaseURL + "\x00" + s.APIURL + "\x00" + s.MCPURL))
+	return hex.EncodeToString(sum[:8])
+}
+
+type publisher struct {
+	cfg       PublishConfig
+	st        *State
+	now       time.Time
+	rep       *PublishReport
+	log       *slog.Logger
+	renderKey string
+	// the previous publication, to copy unchanged entries' documents from
+	prev     map[string][]DocRow // by entry ID
+	prevRev  map[string]int32
+	prevPack *os.File
+	prevKey  string
+	pack     *os.File
+	offset   int64
+	prevDir  string
+	docs     []DocRow
+}
+
+// openPrevious indexes the current publication's documents by entry.
+func (p *publisher) openPrevious() error {
+	target, err := os.Readlink(filepath.Join(p.cfg.OutDir, currentLink))
+	if err != nil {
+		return nil // none yet
+	}
+	dir := filepath.Join(p.cfg.OutDir, target)
+	b, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	if err != nil {
+		return err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	if m.Engine != EngineVersion || m.BaseURL != p.cfg.Site.BaseURL {
+		return nil
+	}
+	docs, err := ReadDocIndex(filepath.Join(dir, docIndexFile))
+	if err != nil {
+		return err
+	}
+	if p.prevPack, err = os.Open(filepath.Join(dir, packFile)); err != nil {
+		return err
+	}
+	p.prevDir = dir
+	p.prev, p.prevRev = map[string][]DocRow{}, map[string]int32{}
+	for _, d := range docs {
+		if d.Kind == KindSite {
+			continue
+		}
+		p.prev[d.EntryID] = append(p.prev[d.EntryID], d)
+		p.prevRev[d.EntryID] = d.Revision
+	}
+	return nil
+}
+
+func (p *publisher) closePrevious() {
+	if p.prevPack != nil {
+		p.prevPack.Close()
+	}
+}
+
+// ReadDocIndex reads a publication's document index.
+func ReadDocIndex(path string) ([]DocRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	rd := parquet.NewGenericReader[DocRow](pf)
+	defer rd.Close()
+	out := make([]DocRow, 0, pf.NumRows())
+	buf := make([]DocRow, 1024)
+	for {
+		n, err := rd.Read(buf)
+		out = append(out, buf[:n]...)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+// rendered are one entry's documents, ready to append to the pack.
+type rendered struct {
+	e      *schemas.Entry
+	row    *EntryRow
+	docs   []DocRow // offsets relative to the entry's first byte
+	bodies [][]byte
+	reused bool
+}
+
+// write renders (or copies) every entry's documents into the pack, then the
+// registry-level files, the document index and registry.duckdb.
+func (p *publisher) write(ctx context.Context, dir string, rows map[string]*EntryRow) error {
+	var err error
+	if p.pack, err = os.Create(filepath.Join(dir, packFile)); err != nil {
+		return err
+	}
+	defer p.pack.Close()
+	var live, removed []*EntryRow
+	for _, r := range rows {
+		if r.Removed {
+			removed = append(removed, r)
+		} else {
+			live = append(live, r)
+		}
+	}
+	// In the order the revisions are stored: each page of the revision
+	// files is read once.
+	slices.SortFunc(live, func(a, b *EntryRow) int {
+		if c := strings.Compare(a.RevisionRun, b.RevisionRun); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.RevisionRow, b.RevisionRow)
+	})
+	db, err := newRegistryDB(filepath.Join(dir, registryFile))
+	if err != nil {
+		return err
+	}
+	defer db.close()
+	const chunk = 2048
+	for len(live) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		part := live[:min(chunk, len(live))]
+		live = live[len(part):]
+		// Entries the previous publication holds at the same revision are
+		// copied; only the others are read and rendered.
+		var need []*EntryRow
+		for _, r := range part {
+			if p.prev == nil || p.prevRev[r.EntryID] != int32(r.Revision) {
+				need = append(need, r)
+			}
+		}
+		entries, err := p.st.Revisions(need)
+		if err != nil {
+			return err
+		}
+		out := make([]rendered, len(part))
+		parallelFor(len(part), func(i int) {
+			r := part[i]
+			if e := entries[r.EntryID]; e != nil {
+				out[i] = p.render(e, r)
+				return
+			}
+			out[i] = rendered{row: r, reused: true, docs: p.prev[r.EntryID]}
+		})
+		for i := range out {
+			if err := p.append(&out[i], db); err != nil {
+				return err
+			}
+		}
+	}
+	sort.Slice(removed, func(i, j int) bool { return removed[i].EntryID < removed[j].EntryID })
+	for _, r := range removed {
+		if err := db.removed(r); err != nil {
+			return err
+		}
+		p.rep.Removed++
+	}
+	if p.prev != nil {
+		if err := db.copyReused(filepath.Join(p.prevDir, registryFile)); err != nil {
+			return err
+		}
+	}
+	mdLen := map[string]int64{}
+	for _, d := range p.docs {
+		if d.Kind == KindMarkdown && !strings.Contains(d.Path[1:], "/") {
+			mdLen[d.EntryID] = d.Length
+		}
+	}
+	pubs, err := db.published(mdLen)
+	if err != nil {
+		return err
+	}
+	if err := p.siteFiles(pubs); err != nil {
+		return err
+	}
+	if err := p.pack.Sync(); err != nil {
+		return err
+	}
+	if err := writeDocIndex(filepath.Join(dir, docIndexFile), p.docs); err != nil {
+		return err
+	}
+	return db.finish()
+}
+
+// render makes one entry's documents (D59): per language the markdown, the
+// HTML page, the view, the offerings markdown (when it has offerings) and
+// the legal page (when it has an operator block); once the JSON-LD.
+func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
+	s := p.cfg.Site
+	out := rendered{e: e, row: row}
+	modified := schemas.ParseTime(e.Record.UpdatedAt)
+	var off int64
+	add := func(kind, lang, path, media string, body []byte) {
+		out.docs = append(out.docs, DocRow{EntryID: e.ID, Slug: e.Slug, Kind: kind, Lang: lang, Path: path, Offset: off, Length: int64(len(body)),
+			MediaType: media, ETag: p.etag(e, kind, lang), LastModified: modified, Revision: int32(e.Record.Revision)})
+		out.bodies = append(out.bodies, body)
+		off += int64(len(body))
+	}
+	langs := entryLanguages(e)
+	for _, lang := range langs {
+		r := render.RenderLanguage(e, lang, s)
+		add(KindMarkdown, lang, urlPath(render.MarkdownURL(s, e, lang)), "text/markdown; charset=utf-8", r.Markdown)
+		add(KindHTML, lang, urlPath(render.HTMLPageURL(s, e, lang)), "text/html; charset=utf-8", r.HTML)
+		add(KindView, lang, "/v1/entries/"+e.ID, "application/json", r.View)
+		if len(e.Offerings) > 0 {
+			path := "/" + e.Slug + "/offerings.md"
+			if lang != e.DefaultLanguage {
+				path = "/" + e.Slug + "/" + lang + "/offerings.md"
+			}
+			add(KindOfferings, lang, path, "text/markdown; charset=utf-8", render.OfferingsMarkdown(e, lang, s))
+		}
+		if b, ok := render.LegalPage(e, lang, s); ok {
+			path := urlPath(render.LegalURL(s, e))
+			if lang != e.DefaultLanguage {
+				path += "/" + lang
+			}
+			add(KindLegal, lang, path, "text/html; charset=utf-8", b)
+		}
+	}
+	add(KindJSONLD, "", "/"+e.Slug+".json", "application/ld+json", render.JSONLD(e, s))
+	return out
+}
+
+// entryLanguages are the languages an entry is published in, its default
+// first.
+func entryLanguages(e *schemas.Entry) []string {
+	out := []string{e.DefaultLanguage}
+	for _, l := range e.Languages {
+		if l != e.DefaultLanguage {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// etag is a document's strong ETag: its bytes are a pure function of the
+// entry's revision, the kind, the language and the render key.
+func (p *publisher) etag(e *schemas.Entry, kind, lang string) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d\x00%s\x00%s\x00%s", e.ID, e.Record.Revision, kind, lang, p.renderKey))
+	return `"` + hex.EncodeToString(sum[:10]) + `"`
+}
+
+func urlPath(u string) string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		if j := strings.IndexByte(u[i+3:], '/'); j >= 0 {
+			return u[i+3+j:]
+		}
+		return "/"
+	}
+	return u
+}
+
+// append writes an entry's documents to the pack and its row to the
+// registry database.
+func (p *publisher) append(r *rendered, db *registryDB) error {
+	base := p.offset
+	if r.reused {
+		// Copy the entry's documents from the previous pack, keeping their
+		// order and lengths.
+		docs := make([]DocRow, len(r.docs))
+		var off int64
+		for i, d := range r.docs {
+			if _, err := io.Copy(p.pack, io.NewSectionReader(p.prevPack, d.Offset, d.Length)); err != nil {
+				return fmt.Errorf("copy %s %s: %w", d.EntryID, d.Kind, err)
+			}
+			d.Offset = base + off
+			off += d.Length
+			docs[i] = d
+		}
+		p.offset += off
+		p.docs = append(p.docs, docs...)
+		p.rep.Reused++
+		p.rep.Documents += int64(len(docs))
+		p.rep.Entries++
+		db.reusedEntry(r.row)
+		return nil
+	}
+	for i, body := range r.bodies {
+		if _, err := p.pack.Write(body); err != nil {
+			return err
+		}
+		d := r.docs[i]
+		d.Offset += base
+		r.docs[i] = d
+		p.offset += int64(len(body))
+	}
+	p.docs = append(p.docs, r.docs...)
+	p.rep.Rendered++
+	p.rep.Documents += int64(len(r.docs))
+	p.rep.Entries++
+	return db.entry(r.e, r.row, r.docs)
+}
+
+// siteFiles appends the registry-level files (§5, AWP) to the pack.
+func (p *publisher) siteFiles(pubs []render.Published) error {
+	s := p.cfg.Site
+	sitemap, parts := render.Sitemaps(s, pubs, 0)
+	tax := taxonomy.Default()
+	files := []struct {
+		path, media string
+		body        []byte
+	}{
+		{"/llms.txt", "text/plain; charset=utf-8", render.LLMSTxt(s)},
+		{"/robots.txt", "text/plain; charset=utf-8", render.RobotsTxt(s)},
+		{"/sitemap.xml", "application/xml", sitemap},
+		{"/mcp/server-card", render.ServerCardMediaType, render.ServerCard(s)},
+		{"/.well-known/ai-catalog.json", render.AICatalogMediaType, render.AICatalog(s)},
+		{"/.well-known/agentic-web-protocol.json", "application/json", render.AWPDiscovery(s, p.now)},
+		{"/awp/manifest.json", "application/json", render.AWPManifest(s, p.now, len(pubs))},
+		{"/awp/content/structure.json", "application/json", render.AWPStructure(s, p.now, pubs, func(code string) (string, string) {
+			sector := strings.SplitN(code, ".", 2)[0]
+			return sector, tax.Label(sector, "en")
+		})},
+		{"/awp/mcp/mcp.json", "application/json", render.AWPMCP(s)},
+	}
+	names := make([]string, 0, len(parts))
+	for n := range parts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		files = append(files, struct {
+			path, media string
+			body        []byte
+		}{"/sitemaps/" + n, "application/xml", parts[n]})
+	}
+	for _, f := range files {
+		sum := sha256.Sum256(f.body)
+		p.docs = append(p.docs, DocRow{Kind: KindSite, Path: f.path, Offset: p.offset, Length: int64(len(f.body)), MediaType: f.media,
+			ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now})
+		if _, err := p.pack.Write(f.body); err != nil {
+			return err
+		}
+		p.offset += int64(len(f.body))
+		p.rep.Documents++
+	}
+	p.rep.Bytes = p.offset
+	return nil
+}
+
+func writeDocIndex(path string, docs []DocRow) error {
+	af, err := createAtomic(path)
+	if err != nil {
+		return err
+	}
+	w := parquet.NewGenericWriter[DocRow](af.f, writerOptions(parquet.MaxRowsPerRowGroup(64<<10))...)
+	for i := 0; i < len(docs); i += 4096 {
+		if _, err := w.Write(docs[i:min(i+4096, len(docs))]); err != nil {
+			af.abort()
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		af.abort()
+		return err
+	}
+	return af.commit()
+}
+
+// manifest writes manifest.json with every file's SHA-256.
+func (p *publisher) manifest(dir string) error {
+	m := Manifest{SpecVersion: schemas.SchemaVersion, Engine: EngineVersion, ID: p.rep.ID, Run: p.rep.Run, CreatedAt: schemas.FormatTime(p.now),
+		BaseURL: p.cfg.Site.BaseURL, Files: map[string]string{},
+		Counts: map[string]int64{"entries": p.rep.Entries, "removed": p.rep.Removed, "documents": p.rep.Documents}}
+	for _, name := range []string{registryFile, packFile, docIndexFile} {
+		sum, err := fileSHA256(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		m.Files[name] = sum
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	af, err := createAtomic(filepath.Join(dir, manifestFile))
+	if err != nil {
+		return err
+	}
+	if _, err := af.f.Write(append(b, '\n')); err != nil {
+		af.abort()
+		return err
+	}
+	return af.commit()
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// VerifyPublication checks a publication's files against its manifest.
+func VerifyPublication(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", manifestFile, err)
+	}
+	for name, want := range m.Files {
+		got, err := fileSHA256(filepath.Join(dir, name))
+		if err != nil {
+			return nil, err
+		}
+		if got != want {
+			return nil, fmt.Errorf("%s: SHA-256 %s, the manifest says %s", name, got, want)
+		}
+	}
+	return &m, nil
+}
+
+func syncDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, de := range entries {
+		f, err := os.Open(filepath.Join(dir, de.Name()))
+		if err != nil {
+			return err
+		}
+		err = f.Sync()
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// swapCurrent points {out}/current at target with one rename of a new
+// symlink over the old one: a reader sees the old or the new publication,
+// never neither.
+func swapCurrent(out, target string) error {
+	tmp := filepath.Join(out, currentLink+".tmp")
+	os.Remove(tmp)
+	if err := os.Symlink(target, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(out, currentLink)); err != nil {
+		return err
+	}
+	d, err := os.Open(out)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// CurrentPublication is the directory {out}/current points at.
+func CurrentPublication(out string) (string, error) {
+	target, err := os.Readlink(filepath.Join(out, currentLink))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(out, target), nil
+}
+
+// WriteStatic writes a publication's documents as a plain tree: each
+// document at its path (a page without extension as {path}/index.html,
+// a non-default language's view under /v1/entries/{id}/{lang}.json).
+func WriteStatic(pub, dir string) error {
+	docs, err := ReadDocIndex(filepath.Join(pub, docIndexFile))
+	if err != nil {
+		return err
+	}
+	pack, err := os.Open(filepath.Join(pub, packFile))
+	if err != nil {
+		return err
+	}
+	defer pack.Close()
+	for _, d := range docs {
+		rel := strings.TrimPrefix(d.Path, "/")
+		switch {
+		case d.Kind == KindView:
+			rel += "/" + d.Lang + ".json"
+		case d.Kind == KindHTML || d.Kind == KindLegal || d.Path == "/mcp/server-card":
+			rel += "/index.html"
+			if d.Kind == KindSite {
+				rel = strings.TrimSuffix(rel, "/index.html") + ".json"
+			}
+		}
+		path := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(f, io.NewSectionReader(pack, d.Offset, d.Length))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// registryDB is a publication's registry.duckdb, written with the
+// Appender.
+type registryDB struct {
+	db      *sql.DB
+	conn    *sql.Conn
+	entries *duckdb.Appender
+	reused  []string
+}
+
+var registrySQL = []string{
+	`CREATE TABLE entries (
+		entry_id VARCHAR NOT NULL, slug VARCHAR NOT NULL, status VARCHAR NOT NULL, listed BOOLEAN NOT NULL, kind VARCHAR,
+		name VARCHAR, default_language VARCHAR, languages VARCHAR[], categories VARCHAR[], summary VARCHAR,
+		locality VARCHAR, postal_code VARCHAR, country VARCHAR, lat DOUBLE, lon DOUBLE, verification_level VARCHAR,
+		verified_hosts VARCHAR[], revision INTEGER NOT NULL, etag VARCHAR, last_modified TIMESTAMP, next_change_at TIMESTAMP,
+		removed_at TIMESTAMP, removed_reason VARCHAR)`,
+	`COMMENT ON TABLE entries IS 'One row per entry of the publication: its status and where it is. Removed entries (status removed) stay listed here so the server can answer 410 Gone. etag and last_modified are those of its default-language markdown; next_change_at is when time alone changes it (the server applies expiry itself if the pipeline is late).'`,
+	`COMMENT ON COLUMN entries.summary IS 'The summary in the default language.'`,
+	`COMMENT ON COLUMN entries.locality IS 'Town of the primary location (locality level for people and locality-only addresses: never a street).'`,
+	`COMMENT ON COLUMN entries.verified_hosts IS 'Domains verified for the entry, grace period included: the by-domain lookup.'`,
+}
+
+func newRegistryDB(path string) (*registryDB, error) {
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range registrySQL {
+		if _, err := db.Exec(q); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("registry.duckdb: %w", err)
+		}
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	r := &registryDB{db: db, conn: conn}
+	err = conn.Raw(func(dc any) error {
+		r.entries, err = duckdb.NewAppender(dc.(driver.Conn), "", "main", "entries")
+		return err
+	})
+	if err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func nullable(s string) driver.Value {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func strList(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// entry appends a rendered entry's row.
+func (r *registryDB) entry(e *schemas.Entry, row *EntryRow, docs []DocRow) error {
+	var locality, postal, country string
+	var lat, lon driver.Value
+	if len(e.Locations) > 0 {
+		loc := e.Locations[0]
+		for _, l := range e.Locations {
+			if l.ID == e.PrimaryLocationID {
+				loc = l
+			}
+		}
+		locality, postal, country = loc.Address.Locality, loc.Address.PostalCode, loc.Address.Country
+		// A point only where the address is shown in full (I15): a
+		// locality-only location is placed by its town.
+		if loc.Geo != nil && loc.AddressDisplay == schemas.DisplayFull {
+			lat, lon = loc.Geo.Lat, loc.Geo.Lng
+		}
+	}
+	etag, modified := "", schemas.ParseTime(e.Record.UpdatedAt)
+	for _, d := range docs {
+		if d.Kind == KindMarkdown && d.Lang == e.DefaultLanguage {
+			etag = d.ETag
+		}
+	}
+	return r.entries.AppendRow(e.ID, e.Slug, string(e.Status), e.Listed, string(e.Kind), e.DisplayName, e.DefaultLanguage,
+		strList(entryLanguages(e)), strList(e.Categories), nullable(e.Summary.Get(e.DefaultLanguage)), nullable(locality), nullable(postal),
+		nullable(country), lat, lon, string(e.Verification.Level), strList(e.VerifiedHosts()), int32(e.Record.Revision), nullable(etag),
+		modified, nullTime(row.NextChangeAt), nil, nil)
+}
+
+// reusedEntry notes an entry whose documents were copied: its row is
+// copied from the previous publication's registry.duckdb at the end.
+func (r *registryDB) reusedEntry(row *EntryRow) {
+	r.reused = append(r.reused, row.EntryID)
+}
+
+// copyReused copies the rows of the reused entries from the previous
+// publication's database.
+func (r *registryDB) copyReused(prevDB string) error {
+	if len(r.reused) == 0 {
+		return nil
+	}
+	ctx := context.Background()
+	if err := r.entries.Flush(); err != nil {
+		return err
+	}
+	if _, err := r.conn.ExecContext(ctx, `CREATE TEMP TABLE reused (entry_id VARCHAR)`); err != nil {
+		return err
+	}
+	rows := make([][]driver.Value, len(r.reused))
+	for i, id := range r.reused {
+		rows[i] = []driver.Value{id}
+	}
+	if err := appendRows(r.conn, "temp", "reused", rows); err != nil {
+		return err
+	}
+	stmts := []string{
+		`ATTACH ` + sqlString(prevDB) + ` AS prev (READ_ONLY)`,
+		`INSERT INTO entries SELECT p.* FROM prev.entries p JOIN temp.reused USING (entry_id)`,
+		`DETACH prev`,
+	}
+	for _, q := range stmts {
+		if _, err := r.conn.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("registry.duckdb: %w", err)
+		}
+	}
+	return nil
+}
+
+// published lists the listed entries for the registry-level files, sorted
+// by slug, with their default-language markdown's token estimate.
+func (r *registryDB) published(mdLen map[string]int64) ([]render.Published, error) {
+	if err := r.entries.Flush(); err != nil {
+		return nil, err
+	}
+	rs, err := r.conn.QueryContext(context.Background(), `SELECT entry_id, slug, coalesce(name, ''), languages, categories, last_modified FROM entries WHERE listed AND status <> 'removed' ORDER BY slug`)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	var out []render.Published
+	for rs.Next() {
+		var p render.Published
+		var langs, cats duckdb.Composite[[]string]
+		if err := rs.Scan(&p.ID, &p.Slug, &p.Name, &langs, &cats, &p.Modified); err != nil {
+			return nil, err
+		}
+		p.Languages, p.Categories, p.Listed = langs.Get(), cats.Get(), true
+		p.Tokens = render.EstimateTokens(make([]byte, mdLen[p.ID]))
+		out = append(out, p)
+	}
+	return out, rs.Err()
+}
+
+// removed appends a removed entry's row.
+func (r *registryDB) removed(row *EntryRow) error {
+	return r.entries.AppendRow(row.EntryID, row.Slug, "removed", false, nil, nil, nil, []string{}, []string{}, nil, nil, nil, nil, nil, nil,
+		nil, []string{}, int32(row.Revision), nil, row.UpdatedAt, nil, row.RemovedAt, nullable(row.RemovedReason))
+}
+
+func (r *registryDB) finish() error {
+	if err := r.entries.Close(); err != nil {
+		return err
+	}
+	r.entries = nil
+	if _, err := r.conn.ExecContext(context.Background(), `CHECKPOINT`); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (r *registryDB) close() {
+	if r.entries != nil {
+		r.entries.Close()
+	}
+	if r.conn != nil {
+		r.conn.Close()
+	}
+	r.db.Close()
+}
+
+func nullTime(t time.Time) driver.Value {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC()
+}

@@ -1,0 +1,202 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/daawid/registry/fixtures"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas/taxonomy"
+)
+
+// compileExamples compiles the contract's two examples from their sources
+// (as TestCompile_SpecExamplesFromSources does) and returns the state.
+func compileExamples(t *testing.T) string {
+	t.Helper()
+	ctx := context.Background()
+	dir := t.TempDir()
+	state := filepath.Join(dir, "state")
+	inbox := filepath.Join(dir, "inbox")
+	arch, err := OpenArchive("../fixtures/websites", 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer arch.Close()
+	regs := []string{"../fixtures/registers/offeneregister-sample.jsonl", "../fixtures/registers/companies-house-sample.csv"}
+	cfg := CompileConfig{StateDir: state, Registers: regs, Sites: arch, Seed: "../fixtures/compile/identity-seed.json",
+		Now: time.Date(2026, 10, 2, 4, 0, 0, 0, time.UTC)}
+	if _, err := Compile(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	copyFile(t, "../fixtures/compile/inbox/holzwerk-krause.json", filepath.Join(inbox, "holzwerk-krause.json"))
+	cfg.OwnerInbox = inbox
+	cfg.Now = time.Date(2026, 10, 28, 9, 14, 3, 0, time.UTC)
+	cfg.Verification = []string{"../fixtures/compile/verification.jsonl"}
+	if _, err := Compile(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	return state
+}
+
+// doc reads one document of a publication by path.
+func doc(t *testing.T, pub, path string) ([]byte, DocRow) {
+	t.Helper()
+	docs, err := ReadDocIndex(filepath.Join(pub, docIndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack, err := os.Open(filepath.Join(pub, packFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pack.Close()
+	for _, d := range docs {
+		if d.Path == path && (d.Kind != KindView) {
+			b, err := io.ReadAll(io.NewSectionReader(pack, d.Offset, d.Length))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b, d
+		}
+	}
+	t.Fatalf("%s: no document %s", pub, path)
+	return nil, DocRow{}
+}
+
+// TestPublish_Examples: a publication of the compiled examples holds §3.6
+// and §3.7 byte for byte at their paths, the discovery files of §5, a
+// manifest whose checksums verify, and a registry.duckdb that explains
+// itself; `current` points at it. Publishing the same state again copies
+// every entry instead of rendering it, with the same bytes.
+func TestPublish_Examples(t *testing.T) {
+	ctx := context.Background()
+	state := compileExamples(t)
+	out := t.TempDir()
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	rep, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Entries < 80 || rep.Rendered != rep.Entries || rep.Reused != 0 {
+		t.Fatalf("first publication: %+v", rep)
+	}
+	pub, err := CurrentPublication(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := VerifyPublication(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Counts["entries"] != rep.Entries || m.Run == "" || len(m.Files) != 3 {
+		t.Fatalf("manifest: %+v", m)
+	}
+	hk, hkDoc := doc(t, pub, "/holzwerk-krause.md")
+	if !bytes.Equal(hk, fixtures.Spec("holzwerk-krause.de.md")) {
+		t.Errorf("/holzwerk-krause.md differs from §3.6")
+	}
+	if hkDoc.ETag == "" || hkDoc.LastModified.IsZero() || hkDoc.MediaType != "text/markdown; charset=utf-8" {
+		t.Errorf("document row: %+v", hkDoc)
+	}
+	if sb, _ := doc(t, pub, "/schreinerei-beispiel.md"); !bytes.Equal(sb, fixtures.Spec("schreinerei-beispiel.de.md")) {
+		t.Errorf("/schreinerei-beispiel.md differs from §3.7")
+	}
+	for path, want := range map[string]string{"/llms.txt": "llms.txt", "/robots.txt": "robots.txt", "/mcp/server-card": "server-card.json"} {
+		if got, _ := doc(t, pub, path); !bytes.Equal(got, fixtures.Spec(want)) {
+			t.Errorf("%s differs from §5", path)
+		}
+	}
+	if sm, _ := doc(t, pub, "/sitemap.xml"); !bytes.Contains(sm, []byte("<loc>https://daawid.example/holzwerk-krause</loc>")) {
+		t.Errorf("sitemap lacks Holzwerk Krause:\n%s", sm)
+	}
+	if st, _ := doc(t, pub, "/awp/content/structure.json"); !bytes.Contains(st, []byte(`"path": "/holzwerk-krause.md"`)) {
+		t.Errorf("structure.json lacks Holzwerk Krause")
+	}
+
+	reg := openRegistry(t, pub)
+	var n int
+	var comment string
+	if err := reg.QueryRow(`SELECT count(*) FROM entries`).Scan(&n); err != nil || int64(n) != rep.Entries {
+		t.Fatalf("registry entries: %d %v", n, err)
+	}
+	if err := reg.QueryRow(`SELECT comment FROM duckdb_tables() WHERE table_name = 'entries'`).Scan(&comment); err != nil || len(comment) < 40 {
+		t.Fatalf("entries comment: %q %v", comment, err)
+	}
+	var slug, etag string
+	var hosts []any
+	if err := reg.QueryRow(`SELECT slug, etag, verified_hosts FROM entries WHERE entry_id = 'ent_01k8r2m5n7p9q3s4t6v8w0x2yz'`).Scan(&slug, &etag, &hosts); err != nil ||
+		slug != "holzwerk-krause" || etag != hkDoc.ETag || len(hosts) == 0 {
+		t.Fatalf("Holzwerk Krause row: %s %s %v %v", slug, etag, hosts, err)
+	}
+	reg.Close()
+
+	// Again, nothing changed: every entry copied, same bytes, same ETags.
+	rep2, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 21, 0, 0, time.UTC),
+		Static: filepath.Join(t.TempDir(), "static")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep2.Reused != rep.Entries || rep2.Rendered != 0 {
+		t.Fatalf("second publication rendered %d, reused %d of %d", rep2.Rendered, rep2.Reused, rep.Entries)
+	}
+	pub2, _ := CurrentPublication(out)
+	if pub2 == pub {
+		t.Fatal("current still points at the first publication")
+	}
+	if _, err := VerifyPublication(pub2); err != nil {
+		t.Fatal(err)
+	}
+	hk2, hkDoc2 := doc(t, pub2, "/holzwerk-krause.md")
+	if !bytes.Equal(hk2, hk) || hkDoc2.ETag != hkDoc.ETag {
+		t.Error("a copied document differs from the rendered one")
+	}
+	reg2 := openRegistry(t, pub2)
+	if err := reg2.QueryRow(`SELECT count(*) FROM entries`).Scan(&n); err != nil || int64(n) != rep.Entries {
+		t.Fatalf("registry entries after copying: %d %v", n, err)
+	}
+	reg2.Close()
+	if _, err := VerifyPublication(pub); err != nil {
+		t.Fatalf("the first publication changed: %v", err)
+	}
+}
+
+func openRegistry(t *testing.T, pub string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("duckdb", filepath.Join(pub, registryFile)+"?access_mode=read_only")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func TestPublish_StaticTree(t *testing.T) {
+	ctx := context.Background()
+	state := compileExamples(t)
+	out := t.TempDir()
+	static := filepath.Join(t.TempDir(), "static")
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC), Static: static}); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string][]byte{
+		"holzwerk-krause.md": fixtures.Spec("holzwerk-krause.de.md"),
+		"llms.txt":           fixtures.Spec("llms.txt"),
+		"robots.txt":         fixtures.Spec("robots.txt"),
+	} {
+		got, err := os.ReadFile(filepath.Join(static, path))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("static %s: %v", path, err)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(static, "holzwerk-krause", "index.html"))
+	if err != nil || !strings.Contains(string(page), "application/ld+json") {
+		t.Errorf("static page: %v", err)
+	}
+}
