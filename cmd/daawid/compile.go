@@ -15,6 +15,8 @@ import (
 
 	"github.com/daawid/registry/compile/site"
 	"github.com/daawid/registry/pipeline"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas/taxonomy"
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
@@ -26,9 +28,30 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
 func runCompile(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
+	return compileMain("compile", args, false, stdout, stderr)
+}
+
+// runPipeline is "daawid pipeline run": one compile and one publication.
+func runPipeline(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "run" {
+		fmt.Fprintln(stderr, "usage: daawid pipeline run --state DIR --out DIR [--site-url URL] [--static DIR] [the compile command's source flags]")
+		return 2
+	}
+	return compileMain("pipeline run", args[1:], true, stdout, stderr)
+}
+
+// compileMain runs a compile, and a publication after it when publish is
+// set (daawid pipeline run).
+func compileMain(name string, args []string, publish bool, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	state := fs.String("state", "", "state directory (holds state.duckdb)")
+	var out, siteURL, static *string
+	if publish {
+		out = fs.String("out", "", "publications directory (holds publications/ and the current link)")
+		siteURL = fs.String("site-url", render.DefaultBaseURL, "base URL of the registry; API and MCP hosts are derived from it")
+		static = fs.String("static", "", "also write the publication as a plain file tree here")
+	}
 	var registers, verification multiFlag
 	fs.Var(&registers, "register", "register file (*.csv Companies House BasicCompanyData, *.jsonl OffeneRegister); repeat for several")
 	websites := fs.String("websites", "", "websites to crawl: a folder of a saved-site archive (*.txtar, served on loopback), or the http(s) URL of a list of sites (one host or URL per line) crawled live")
@@ -40,13 +63,17 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	memLimit := fs.Int64("memory-limit-mb", 0, "the run's Go heap budget in MiB (default 3072; DuckDB keeps to 1536 besides)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for operators tuning a run)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: daawid compile --state DIR [--register FILE]... [--websites DIR|URL] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
+		if publish {
+			fmt.Fprintln(stderr, "usage: daawid pipeline run --state DIR --out DIR [--site-url URL] [--static DIR] [--register FILE]... [--websites DIR|URL] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
+		} else {
+			fmt.Fprintln(stderr, "usage: daawid compile --state DIR [--register FILE]... [--websites DIR|URL] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
+		}
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *state == "" || fs.NArg() > 0 {
+	if *state == "" || fs.NArg() > 0 || (publish && *out == "") {
 		fs.Usage()
 		return 2
 	}
@@ -106,15 +133,40 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := pipeline.Compile(ctx, cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "daawid compile: %v\n", err)
+		fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
 		return 1
 	}
+	var pub *pipeline.PublishReport
+	if publish {
+		site, err := render.NewSite(*siteURL, taxonomy.Default())
+		if err != nil {
+			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
+			return 2
+		}
+		pub, err = pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Now: now, Log: cfg.Log, Static: *static})
+		if err != nil {
+			fmt.Fprintf(stderr, "daawid %s: publish: %v\n", name, err)
+			return 1
+		}
+	}
 	if *jsonOut {
-		b, _ := json.MarshalIndent(rep, "", "  ")
+		v := any(rep)
+		if pub != nil {
+			v = map[string]any{"compile": rep, "publish": pub}
+		}
+		b, _ := json.MarshalIndent(v, "", "  ")
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
 	printReport(stdout, rep)
+	if pub != nil {
+		fmt.Fprintf(stdout, "publication %s (run %s)\n", pub.ID, pub.Run)
+		for _, row := range [][2]any{{"entries", pub.Entries}, {"removed", pub.Removed}, {"documents", pub.Documents},
+			{"rendered", pub.Rendered}, {"copied from the previous publication", pub.Reused}, {"bytes", pub.Bytes}} {
+			fmt.Fprintf(stdout, "  %-36s %10v\n", row[0], row[1])
+		}
+		fmt.Fprintf(stdout, "  %-36s %10.2f\n", "seconds", pub.Seconds)
+	}
 	return 0
 }
 

@@ -20,6 +20,7 @@ var commands = []command{
 	{"validate", "check entries and print every mistake with its path", runValidate},
 	{"compile", "compile entries from registers, websites, owner revisions and events into the state", runCompile},
 	{"fixtures", "fixtures generate: write synthetic register files, owner revisions, events and websites", runFixtures},
+	{"pipeline", "pipeline run: one compile and one publication now", runPipeline},
 	{"bench", "bench compile: the compile benchmark (three runs on generated data) as a table", runBench},
 }
 
