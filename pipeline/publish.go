@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/daawid/registry/feeds"
 	"io"
 	"log/slog"
 	"os"
@@ -77,14 +78,16 @@ type PublishReport struct {
 
 // Manifest is a publication's manifest.json.
 type Manifest struct {
-	SpecVersion string            `json:"specVersion"`
-	Engine      string            `json:"engine"`
-	ID          string            `json:"id"`
-	Run         string            `json:"run"`
-	CreatedAt   string            `json:"createdAt"`
-	BaseURL     string            `json:"baseUrl"`
-	Counts      map[string]int64  `json:"counts"`
-	Files       map[string]string `json:"files"` // name → SHA-256
+	SpecVersion string           `json:"specVersion"`
+	Engine      string           `json:"engine"`
+	ID          string           `json:"id"`
+	Run         string           `json:"run"`
+	CreatedAt   string           `json:"createdAt"`
+	BaseURL     string           `json:"baseUrl"`
+	Counts      map[string]int64 `json:"counts"`
+	// FeedLast is the last sequence number of the change feed.
+	FeedLast int64             `json:"feedLast"`
+	Files    map[string]string `json:"files"` // name → SHA-256
 }
 
 // DocRow is one document of a publication, as its index lists it.
@@ -214,7 +217,12 @@ type publisher struct {
 	pack     *os.File
 	offset   int64
 	prevDir  string
+	prevFeed int64
 	docs     []DocRow
+	// changed are the states of the entries rendered or removed, for the
+	// change feed.
+	changed []feeds.State
+	feed    []feeds.Change
 }
 
 // openPrevious indexes the current publication's documents by entry.
@@ -232,6 +240,10 @@ func (p *publisher) openPrevious() error {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
+	// The feed goes on from the current publication whatever it was
+	// rendered with; its documents are reused only if the engine and the
+	// site are the same.
+	p.prevDir, p.prevFeed = dir, m.FeedLast
 	if m.Engine != EngineVersion || m.BaseURL != p.cfg.Site.BaseURL {
 		return nil
 	}
@@ -242,7 +254,6 @@ func (p *publisher) openPrevious() error {
 	if p.prevPack, err = os.Open(filepath.Join(dir, packFile)); err != nil {
 		return err
 	}
-	p.prevDir = dir
 	p.prev, p.prevRev = map[string][]DocRow{}, map[string]int32{}
 	for _, d := range docs {
 		if d.Kind == KindSite {
@@ -369,11 +380,15 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 			return err
 		}
 		p.rep.Removed++
+		p.changed = append(p.changed, feeds.State{EntryID: r.EntryID, Slug: r.Slug, Status: "removed", Revision: int32(r.Revision), Cause: r.Cause})
 	}
 	if p.prev != nil {
 		if err := db.copyReused(filepath.Join(p.prevDir, registryFile)); err != nil {
 			return err
 		}
+	}
+	if err := p.writeFeed(dir); err != nil {
+		return fmt.Errorf("change feed: %w", err)
 	}
 	mdLen := map[string]int64{}
 	for _, d := range p.docs {
@@ -500,10 +515,76 @@ func (p *publisher) append(r *rendered, db *registryDB) error {
 		p.offset += int64(len(body))
 	}
 	p.docs = append(p.docs, r.docs...)
+	p.changed = append(p.changed, feeds.State{EntryID: r.e.ID, Slug: r.e.Slug, Status: string(r.e.Status), Listed: r.e.Listed,
+		Revision: int32(r.e.Record.Revision), Cause: r.row.Cause})
 	p.rep.Rendered++
 	p.rep.Documents += int64(len(r.docs))
 	p.rep.Entries++
 	return db.entry(r.e, r.row, r.docs)
+}
+
+// writeFeed numbers the changes since the previous publication and writes
+// them as a new segment of the feed, which the publication carries whole
+// (the earlier segments linked from the previous one): a publication that
+// never becomes current takes its segment with it, so the feed has no gap
+// and no duplicate whatever happens.
+func (p *publisher) writeFeed(dir string) error {
+	prev, err := p.previousStates()
+	if err != nil {
+		return err
+	}
+	p.feed = feeds.Diff(prev, p.changed, p.prevFeed+1, p.now, p.rep.ID)
+	fdir := filepath.Join(dir, feeds.Dir)
+	prevFeedDir := ""
+	if p.prevDir != "" {
+		prevFeedDir = filepath.Join(p.prevDir, feeds.Dir)
+	}
+	if err := feeds.Carry(prevFeedDir, fdir); err != nil {
+		return err
+	}
+	return feeds.Write(fdir, p.feed)
+}
+
+// previousStates reads from the previous publication the states of the
+// entries this one rendered or removed.
+func (p *publisher) previousStates() (map[string]feeds.State, error) {
+	out := map[string]feeds.State{}
+	if p.prevDir == "" || len(p.changed) == 0 {
+		return out, nil
+	}
+	db, err := sql.Open("duckdb", filepath.Join(p.prevDir, registryFile)+"?access_mode=read_only")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), `CREATE TEMP TABLE wanted (entry_id VARCHAR)`); err != nil {
+		return nil, err
+	}
+	rows := make([][]driver.Value, len(p.changed))
+	for i, c := range p.changed {
+		rows[i] = []driver.Value{c.EntryID}
+	}
+	if err := appendRows(conn, "temp", "wanted", rows); err != nil {
+		return nil, err
+	}
+	rs, err := conn.QueryContext(context.Background(), `SELECT e.entry_id, e.slug, e.status, e.listed, e.revision FROM entries e JOIN temp.wanted USING (entry_id)`)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var s feeds.State
+		if err := rs.Scan(&s.EntryID, &s.Slug, &s.Status, &s.Listed, &s.Revision); err != nil {
+			return nil, err
+		}
+		out[s.EntryID] = s
+	}
+	return out, rs.Err()
 }
 
 // siteFiles appends the registry-level files (§5, AWP) to the pack.
@@ -527,6 +608,7 @@ func (p *publisher) siteFiles(pubs []render.Published) error {
 			return sector, tax.Label(sector, "en")
 		})},
 		{"/awp/mcp/mcp.json", "application/json", render.AWPMCP(s)},
+		{"/awp/content/feeds/updates.json", "application/json", p.updates()},
 	}
 	names := make([]string, 0, len(parts))
 	for n := range parts {
@@ -576,9 +658,18 @@ func writeDocIndex(path string, docs []DocRow) error {
 func (p *publisher) manifest(dir string) error {
 	m := Manifest{SpecVersion: schemas.SchemaVersion, Engine: EngineVersion, ID: p.rep.ID, Run: p.rep.Run, CreatedAt: schemas.FormatTime(p.now),
 		BaseURL: p.cfg.Site.BaseURL, Files: map[string]string{},
-		Counts: map[string]int64{"entries": p.rep.Entries, "removed": p.rep.Removed, "documents": p.rep.Documents}}
-	for _, name := range []string{registryFile, packFile, docIndexFile} {
-		sum, err := fileSHA256(filepath.Join(dir, name))
+		Counts:   map[string]int64{"entries": p.rep.Entries, "removed": p.rep.Removed, "documents": p.rep.Documents, "changes": int64(len(p.feed))},
+		FeedLast: p.prevFeed + int64(len(p.feed))}
+	names := []string{registryFile, packFile, docIndexFile}
+	segs, err := feeds.Segments(filepath.Join(dir, feeds.Dir))
+	if err != nil {
+		return err
+	}
+	for _, sg := range segs {
+		names = append(names, feeds.Dir+"/"+sg.Name+".jsonl", feeds.Dir+"/"+sg.Name+".parquet")
+	}
+	for _, name := range names {
+		sum, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
 			return err
 		}
@@ -623,7 +714,7 @@ func VerifyPublication(dir string) (*Manifest, error) {
 		return nil, fmt.Errorf("%s: %w", manifestFile, err)
 	}
 	for name, want := range m.Files {
-		got, err := fileSHA256(filepath.Join(dir, name))
+		got, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
 			return nil, err
 		}
@@ -640,6 +731,12 @@ func syncDir(dir string) error {
 		return err
 	}
 	for _, de := range entries {
+		if de.IsDir() {
+			if err := syncDir(filepath.Join(dir, de.Name())); err != nil {
+				return err
+			}
+			continue
+		}
 		f, err := os.Open(filepath.Join(dir, de.Name()))
 		if err != nil {
 			return err
@@ -920,4 +1017,20 @@ func nullTime(t time.Time) driver.Value {
 		return nil
 	}
 	return t.UTC()
+}
+
+// updatesWindow is how many of the latest changes the AWP updates file
+// lists; the whole feed is at /v1/changes.
+const updatesWindow = 1000
+
+// updates is /awp/content/feeds/updates.json (AWP-31..33): the latest
+// changes, has_more when older ones were left out.
+func (p *publisher) updates() []byte {
+	var changes []render.Update
+	for i := max(0, len(p.feed)-updatesWindow); i < len(p.feed); i++ {
+		c := p.feed[i]
+		changes = append(changes, render.Update{Type: c.Type, ID: c.EntryID, At: c.At, Path: "/" + c.Slug + ".md", Title: c.Slug, Seq: c.Seq})
+	}
+	last := p.prevFeed + int64(len(p.feed))
+	return render.AWPUpdates(p.now, changes, last > int64(len(changes)))
 }

@@ -95,7 +95,7 @@ func TestPublish_Examples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Counts["entries"] != rep.Entries || m.Run == "" || len(m.Files) != 3 {
+	if m.Counts["entries"] != rep.Entries || m.Run == "" || len(m.Files) != 5 || m.FeedLast != rep.Entries {
 		t.Fatalf("manifest: %+v", m)
 	}
 	hk, hkDoc := doc(t, pub, "/holzwerk-krause.md")
@@ -152,6 +152,9 @@ func TestPublish_Examples(t *testing.T) {
 	}
 	if _, err := VerifyPublication(pub2); err != nil {
 		t.Fatal(err)
+	}
+	if m2, _ := VerifyPublication(pub2); m2.FeedLast != m.FeedLast || m2.Counts["changes"] != 0 {
+		t.Errorf("nothing changed, yet the feed moved: %d → %d", m.FeedLast, m2.FeedLast)
 	}
 	hk2, hkDoc2 := doc(t, pub2, "/holzwerk-krause.md")
 	if !bytes.Equal(hk2, hk) || hkDoc2.ETag != hkDoc.ETag {

@@ -223,11 +223,11 @@ func (s *State) refreshViews(ctx context.Context, tx *sql.Tx, chain []string) er
 		revisions = `SELECT entry_id, revision, issued_at, run_id, cause, entry FROM read_parquet([` + strings.Join(files, ", ") + `])`
 	}
 	identities := `SELECT NULL::VARCHAR AS key, NULL::VARCHAR AS entry_id, NULL::VARCHAR AS slug, NULL::VARCHAR[] AS old_slugs, NULL::TIMESTAMP AS created_at, NULL::JSON AS items, NULL::INTEGER AS last_revision WHERE false`
-	entries := `SELECT NULL::VARCHAR AS entry_id, NULL::VARCHAR AS key, NULL::VARCHAR AS slug, NULL::INTEGER AS revision, NULL::VARCHAR AS status, NULL::BOOLEAN AS claimed, NULL::BOOLEAN AS held, NULL::VARCHAR AS content_hash, NULL::UBIGINT AS source_hash, NULL::TIMESTAMP AS updated_at, NULL::TIMESTAMP AS next_change_at, NULL::TIMESTAMP AS removed_at, NULL::VARCHAR AS removed_reason, NULL::VARCHAR AS revision_run, NULL::BIGINT AS revision_row WHERE false`
+	entries := `SELECT NULL::VARCHAR AS entry_id, NULL::VARCHAR AS key, NULL::VARCHAR AS slug, NULL::INTEGER AS revision, NULL::VARCHAR AS status, NULL::BOOLEAN AS claimed, NULL::BOOLEAN AS held, NULL::VARCHAR AS content_hash, NULL::UBIGINT AS source_hash, NULL::TIMESTAMP AS updated_at, NULL::TIMESTAMP AS next_change_at, NULL::TIMESTAMP AS removed_at, NULL::VARCHAR AS removed_reason, NULL::VARCHAR AS revision_run, NULL::BIGINT AS revision_row, NULL::VARCHAR AS cause WHERE false`
 	if len(chain) > 0 {
 		idx := indexSource(chain)
 		identities = `SELECT key, entry_id, slug, CASE WHEN old_slugs = '' THEN NULL ELSE string_split(old_slugs, ' ') END AS old_slugs, created_at::TIMESTAMP AS created_at, nullif(items, '')::JSON AS items, last_revision FROM ` + idx
-		entries = `SELECT entry_id, key, slug, revision, status, claimed, held, content_hash, nullif(source_hash, 0) AS source_hash, updated_at, next_change_at, removed_at, removed_reason, revision_run, revision_row FROM ` + idx + ` WHERE revision > 0`
+		entries = `SELECT entry_id, key, slug, revision, status, claimed, held, content_hash, nullif(source_hash, 0) AS source_hash, updated_at, next_change_at, removed_at, removed_reason, revision_run, revision_row, cause FROM ` + idx + ` WHERE revision > 0`
 	}
 	stmts := []string{
 		`CREATE OR REPLACE VIEW revisions AS ` + revisions,
@@ -268,6 +268,9 @@ type EntryRow struct {
 	// suspension, verification): a recompile merges over its previous
 	// revision instead of starting from its sources alone.
 	Held bool
+	// Cause is why the current revision was issued: compiled, owner,
+	// verification, expired.
+	Cause string
 	// RevisionRun and RevisionRow say where the current revision is.
 	RevisionRun string
 	RevisionRow int64
@@ -323,7 +326,7 @@ func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.
 		}
 	}
 	q := `SELECT key, entry_id, slug, old_slugs, created_at, items, last_revision, revision, status, claimed, held, content_hash, source_hash,
-		updated_at, next_change_at, removed_at, coalesce(removed_reason, ''), coalesce(revision_run, ''), revision_row FROM ` + indexSource(s.chain) + `
+		updated_at, next_change_at, removed_at, coalesce(removed_reason, ''), coalesce(revision_run, ''), revision_row, coalesce(cause, '') FROM ` + indexSource(s.chain) + `
 		WHERE entry_id IN (SELECT entry_id FROM temp.wanted_ids) OR key IN (SELECT key FROM temp.wanted_keys)
 		OR (revision > 0 AND removed_at IS NULL AND next_change_at <= ?)`
 	rs, err := conn.QueryContext(ctx, q, due.UTC())
@@ -335,7 +338,7 @@ func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.
 		var ir indexRow
 		var updated, next, removed sql.NullTime
 		if err := rs.Scan(&ir.Key, &ir.EntryID, &ir.Slug, &ir.OldSlugs, &ir.CreatedAt, &ir.Items, &ir.LastRevision, &ir.Revision, &ir.Status,
-			&ir.Claimed, &ir.Held, &ir.ContentHash, &ir.SourceHash, &updated, &next, &removed, &ir.RemovedReason, &ir.RevisionRun, &ir.RevisionRow); err != nil {
+			&ir.Claimed, &ir.Held, &ir.ContentHash, &ir.SourceHash, &updated, &next, &removed, &ir.RemovedReason, &ir.RevisionRun, &ir.RevisionRow, &ir.Cause); err != nil {
 			return nil, nil, fmt.Errorf("state index: %w", err)
 		}
 		ir.UpdatedAt, ir.NextChangeAt, ir.RemovedAt = updated.Time, next.Time, removed.Time

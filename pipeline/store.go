@@ -71,6 +71,7 @@ type indexRow struct {
 	RemovedReason string    `parquet:"removed_reason,optional"`
 	RevisionRun   string    `parquet:"revision_run,dict,optional"`
 	RevisionRow   int64     `parquet:"revision_row"`
+	Cause         string    `parquet:"cause,dict,optional"`
 }
 
 // writerOptions are the Parquet settings of the state's files: ZSTD, and
@@ -214,7 +215,7 @@ func writeIndex(path string, ids *compile.Identities, rows map[string]*EntryRow)
 		if r := rows[id.Key]; r != nil {
 			ir.Revision, ir.Status, ir.Claimed, ir.Held, ir.ContentHash, ir.SourceHash = int32(r.Revision), string(r.Status), r.Claimed, r.Held, r.ContentHash, r.SourceHash
 			ir.UpdatedAt, ir.NextChangeAt, ir.RemovedAt, ir.RemovedReason = r.UpdatedAt, r.NextChangeAt, r.RemovedAt, r.RemovedReason
-			ir.RevisionRun, ir.RevisionRow = r.RevisionRun, r.RevisionRow
+			ir.RevisionRun, ir.RevisionRow, ir.Cause = r.RevisionRun, r.RevisionRow, r.Cause
 		}
 		batch = append(batch, ir)
 		if len(batch) == cap(batch) {
@@ -290,7 +291,7 @@ func entryRowOf(ir *indexRow) EntryRow {
 	return EntryRow{EntryID: ir.EntryID, Key: ir.Key, Slug: ir.Slug, Revision: int(ir.Revision), Status: schemas.EntryStatus(ir.Status),
 		Claimed: ir.Claimed, Held: ir.Held, ContentHash: ir.ContentHash, SourceHash: ir.SourceHash, UpdatedAt: utc(ir.UpdatedAt),
 		NextChangeAt: utc(ir.NextChangeAt), RemovedAt: utc(ir.RemovedAt), RemovedReason: ir.RemovedReason,
-		Removed: !ir.RemovedAt.IsZero(), RevisionRun: ir.RevisionRun, RevisionRow: ir.RevisionRow}
+		Removed: !ir.RemovedAt.IsZero(), RevisionRun: ir.RevisionRun, RevisionRow: ir.RevisionRow, Cause: ir.Cause}
 }
 
 // readIndexInto loads an index file (a full one or a delta) into an

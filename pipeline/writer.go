@@ -88,7 +88,7 @@ func (w *writer) revision(e *schemas.Entry, key, cause string, claimed bool, sou
 // revisionJSON queues a revision already marshalled by a worker and
 // points its row at it.
 func (w *writer) revisionJSON(row *EntryRow, js string, cause string, issued time.Time) {
-	row.RevisionRun = w.runID
+	row.RevisionRun, row.Cause = w.runID, cause
 	row.RevisionRow = w.revs.add(revisionRow{EntryID: row.EntryID, Revision: int32(row.Revision), IssuedAt: issued.UTC(),
 		RunID: w.runID, Cause: cause, Entry: js})
 }

@@ -312,3 +312,28 @@ func Sitemaps(s Site, entries []Published, limit int) (index []byte, parts map[s
 	b.WriteString("</sitemapindex>\n")
 	return b.Bytes(), parts
 }
+
+// Update is one change the AWP updates file lists.
+type Update struct {
+	Type, ID, Path, Title string
+	At                    time.Time
+	Seq                   int64
+}
+
+// AWPUpdates is /awp/content/feeds/updates.json (AWP-31 to AWP-33): the
+// latest changes, newest last, with their feed sequence numbers;
+// has_more says older changes exist (the whole feed is the change feed).
+// The registry syncs every minute (delta publications).
+func AWPUpdates(lastSync time.Time, changes []Update, hasMore bool) []byte {
+	list := make([]any, 0, len(changes))
+	for _, c := range changes {
+		list = append(list, ordered{{"type", c.Type}, {"id", c.ID}, {"timestamp", schemas.FormatTime(c.At)}, {"path", c.Path}, {"title", c.Title}, {"seq", c.Seq}})
+	}
+	return indentJSON(ordered{
+		{"version", "1.0"},
+		{"last_sync", schemas.FormatTime(lastSync)},
+		{"sync_interval_seconds", 60},
+		{"changes", list},
+		{"has_more", hasMore},
+	})
+}
