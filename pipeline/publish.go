@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/daawid/registry/export"
 	"github.com/daawid/registry/feeds"
 	"io"
 	"log/slog"
@@ -61,6 +62,9 @@ type PublishConfig struct {
 	// Static, when set, also writes every document as a plain file tree
 	// any web server or CDN can serve.
 	Static string
+	// Exports writes the full Parquet bulk exports (the nightly
+	// publication); otherwise the previous publication's are carried over.
+	Exports bool
 }
 
 // PublishReport is what a publication did.
@@ -170,6 +174,9 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	defer p.closePrevious()
 	if err := p.write(ctx, tmp, rows); err != nil {
 		return nil, err
+	}
+	if err := p.exports(ctx, tmp, rows); err != nil {
+		return nil, fmt.Errorf("exports: %w", err)
 	}
 	if err := p.manifest(tmp); err != nil {
 		return nil, err
@@ -668,6 +675,18 @@ func (p *publisher) manifest(dir string) error {
 	for _, sg := range segs {
 		names = append(names, feeds.Dir+"/"+sg.Name+".jsonl", feeds.Dir+"/"+sg.Name+".parquet")
 	}
+	err = filepath.WalkDir(filepath.Join(dir, exportsDir), func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		names = append(names, filepath.ToSlash(rel))
+		return nil
+	})
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	sort.Strings(names)
 	for _, name := range names {
 		sum, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
@@ -1033,4 +1052,133 @@ func (p *publisher) updates() []byte {
 	}
 	last := p.prevFeed + int64(len(p.feed))
 	return render.AWPUpdates(p.now, changes, last > int64(len(changes)))
+}
+
+// exportsDir holds a publication's Parquet bulk exports.
+const exportsDir = "exports"
+
+// ExportManifest is exports/manifest.json: every file with its table, rows
+// and SHA-256.
+type ExportManifest struct {
+	Publication string           `json:"publication"`
+	CreatedAt   string           `json:"createdAt"`
+	Tables      map[string]int64 `json:"tables"`
+	Files       []export.File    `json:"files"`
+}
+
+// exports writes the full bulk exports, or carries the previous ones.
+func (p *publisher) exports(ctx context.Context, dir string, rows map[string]*EntryRow) error {
+	out := filepath.Join(dir, exportsDir)
+	if !p.cfg.Exports {
+		if p.prevDir == "" {
+			return nil
+		}
+		return linkTree(filepath.Join(p.prevDir, exportsDir), out)
+	}
+	x, err := export.New(out)
+	if err != nil {
+		return err
+	}
+	var live []*EntryRow
+	for _, r := range rows {
+		if !r.Removed {
+			live = append(live, r)
+		}
+	}
+	slices.SortFunc(live, func(a, b *EntryRow) int {
+		if c := strings.Compare(a.RevisionRun, b.RevisionRun); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.RevisionRow, b.RevisionRow)
+	})
+	s := p.cfg.Site
+	const chunk = 2048
+	for len(live) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		part := live[:min(chunk, len(live))]
+		live = live[len(part):]
+		entries, err := p.st.Revisions(part)
+		if err != nil {
+			return err
+		}
+		views := make([]schemas.EntryView, len(part))
+		parallelFor(len(part), func(i int) {
+			e := entries[part[i].EntryID]
+			views[i] = render.View(e, e.DefaultLanguage, s, nil)
+		})
+		for i := range views {
+			e := entries[part[i].EntryID]
+			if err := x.Add(&views[i], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage)); err != nil {
+				return err
+			}
+		}
+	}
+	tax := taxonomy.Default()
+	for _, c := range tax.Categories() {
+		if err := x.AddCategory(export.CategoryRow{Code: c.Code, Sector: c.Sector, Label: tax.Label(c.Code, "en"), SchemaType: c.SchemaType,
+			NACE: nonNilStrings(c.NACE), Terms: nonNilStrings(tax.Terms(c.Code)["en"])}); err != nil {
+			return err
+		}
+	}
+	files, counts, err := x.Close()
+	if err != nil {
+		return err
+	}
+	// The changes table is the change feed's Parquet segments.
+	segs, err := feeds.Segments(filepath.Join(dir, feeds.Dir))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(out, "changes"), 0o755); err != nil {
+		return err
+	}
+	counts["changes"] = 0
+	for _, sg := range segs {
+		rel := "changes/" + sg.Name + ".parquet"
+		if err := os.Link(filepath.Join(dir, feeds.Dir, sg.Name+".parquet"), filepath.Join(out, filepath.FromSlash(rel))); err != nil {
+			return err
+		}
+		sum, err := fileSHA256(filepath.Join(out, filepath.FromSlash(rel)))
+		if err != nil {
+			return err
+		}
+		n := sg.Last - sg.First + 1
+		counts["changes"] += n
+		files = append(files, export.File{Path: rel, Table: "changes", Rows: n, SHA256: sum})
+	}
+	m := ExportManifest{Publication: p.rep.ID, CreatedAt: schemas.FormatTime(p.now), Tables: counts, Files: files}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, "manifest.json"), append(b, '\n'), 0o644)
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// linkTree hard-links every file of src into dst (the exports of the
+// previous publication, immutable, carried over by a delta publication).
+func linkTree(src, dst string) error {
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		return os.Link(path, target)
+	})
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return err
 }

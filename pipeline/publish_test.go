@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/daawid/registry/feeds"
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/taxonomy"
@@ -201,5 +203,163 @@ func TestPublish_StaticTree(t *testing.T) {
 	page, err := os.ReadFile(filepath.Join(static, "holzwerk-krause", "index.html"))
 	if err != nil || !strings.Contains(string(page), "application/ld+json") {
 		t.Errorf("static page: %v", err)
+	}
+}
+
+// TestPublish_ExpiryEndToEnd: Holzwerk Krause's capacity expires at T
+// (2026-11-27T09:14:03Z). The expiry run after T and the publication
+// within 60 s of T show no capacity in any of its projections, and the
+// change feed has one `expired` record for it, numbered after the first
+// publication's records.
+func TestPublish_ExpiryEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	state := compileExamples(t)
+	out := t.TempDir()
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	pub1, _ := CurrentPublication(out)
+	before, _ := doc(t, pub1, "/holzwerk-krause.md")
+	if !bytes.Contains(before, []byte("## Capacity")) {
+		t.Fatal("before T the markdown shows no capacity")
+	}
+	m1, _ := VerifyPublication(pub1)
+	expires := time.Date(2026, 11, 27, 9, 14, 3, 0, time.UTC)
+	rep, err := Compile(ctx, CompileConfig{StateDir: state, Now: expires.Add(30 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Expired < 1 {
+		t.Fatalf("the expiry run expired nothing: %+v", rep)
+	}
+	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: expires.Add(60 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	pub2, _ := CurrentPublication(out)
+	m2, err := VerifyPublication(pub2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := ReadDocIndex(filepath.Join(pub2, docIndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pack, _ := os.ReadFile(filepath.Join(pub2, packFile))
+	seen := 0
+	for _, d := range docs {
+		if d.EntryID != "ent_01k8r2m5n7p9q3s4t6v8w0x2yz" {
+			continue
+		}
+		seen++
+		body := pack[d.Offset : d.Offset+d.Length]
+		for _, bad := range []string{"## Capacity", `"capacity"`, "daawid:capacity", "acceptingWork", "Kapazität"} {
+			if bytes.Contains(body, []byte(bad)) {
+				t.Errorf("%s %s (%s) still shows capacity (%q)", d.Kind, d.Lang, d.Path, bad)
+			}
+		}
+	}
+	if seen < 4 {
+		t.Fatalf("only %d documents of Holzwerk Krause", seen)
+	}
+	changes, more, err := readFeed(pub2, m1.FeedLast)
+	if err != nil || more {
+		t.Fatal(err, more)
+	}
+	var expired int
+	for _, c := range changes {
+		if c.EntryID == "ent_01k8r2m5n7p9q3s4t6v8w0x2yz" && c.Type == "expired" {
+			expired++
+		}
+		if c.Seq <= m1.FeedLast {
+			t.Errorf("change %d is not after the first publication's %d", c.Seq, m1.FeedLast)
+		}
+	}
+	if expired != 1 || m2.FeedLast != m1.FeedLast+int64(len(changes)) {
+		t.Fatalf("expired records: %d; feed %d → %d with %d changes: %+v", expired, m1.FeedLast, m2.FeedLast, len(changes), changes)
+	}
+	// The whole feed has no gap and no duplicate.
+	all, _, err := readFeed(pub2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range all {
+		if c.Seq != int64(i+1) {
+			t.Fatalf("feed position %d holds seq %d", i, c.Seq)
+		}
+	}
+}
+
+func readFeed(pub string, after int64) ([]feeds.Change, bool, error) {
+	return feeds.Read(filepath.Join(pub, feeds.Dir), after, 1<<20)
+}
+
+// TestPublish_Exports: a nightly publication writes the Parquet exports,
+// hive-partitioned by country where large; DuckDB reads every file with
+// the manifest's row counts; they hold only what the projections show
+// (no private contact point, no street of a locality-only location).
+func TestPublish_Exports(t *testing.T) {
+	ctx := context.Background()
+	state := compileExamples(t)
+	out := t.TempDir()
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	rep, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC), Exports: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := CurrentPublication(out)
+	if _, err := VerifyPublication(pub); err != nil {
+		t.Fatal(err)
+	}
+	var m ExportManifest
+	b, err := os.ReadFile(filepath.Join(pub, exportsDir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Tables["entries"] != rep.Entries || m.Tables["categories"] < 300 || m.Tables["changes"] != rep.Entries {
+		t.Fatalf("export tables: %v (entries %d)", m.Tables, rep.Entries)
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, f := range m.Files {
+		var n int64
+		path := filepath.Join(pub, exportsDir, filepath.FromSlash(f.Path))
+		if err := db.QueryRow(`SELECT count(*) FROM read_parquet(?)`, path).Scan(&n); err != nil || n != f.Rows {
+			t.Errorf("%s: DuckDB reads %d rows (%v), the manifest says %d", f.Path, n, err, f.Rows)
+		}
+	}
+	glob := filepath.Join(pub, exportsDir, "entries", "*", "*.parquet")
+	var countries string
+	if err := db.QueryRow(`SELECT string_agg(DISTINCT country, ',' ORDER BY country) FROM read_parquet(?, hive_partitioning = true)`, glob).Scan(&countries); err != nil || countries != "DE,GB" {
+		t.Errorf("entries partitions: %q %v", countries, err)
+	}
+	var name, legal string
+	var reps []any
+	if err := db.QueryRow(`SELECT name, legal_name, representatives FROM read_parquet(?, hive_partitioning = true) WHERE slug = 'holzwerk-krause'`, glob).Scan(&name, &legal, &reps); err != nil ||
+		name != "Holzwerk Krause" || legal == "" {
+		t.Fatalf("Holzwerk Krause in the export: %q %q %v %v", name, legal, reps, err)
+	}
+	// No street for a locality-only location.
+	var streets int
+	if err := db.QueryRow(`SELECT count(*) FROM read_parquet(?, hive_partitioning = true) WHERE address_display <> 'full' AND street IS NOT NULL`,
+		filepath.Join(pub, exportsDir, "locations", "*", "*.parquet")).Scan(&streets); err != nil || streets != 0 {
+		t.Errorf("%d locality-only locations with a street (%v)", streets, err)
+	}
+	// A delta publication carries the exports over unchanged.
+	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 21, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	pub2, _ := CurrentPublication(out)
+	if _, err := os.Stat(filepath.Join(pub2, exportsDir, "manifest.json")); err != nil {
+		t.Fatalf("the delta publication lost the exports: %v", err)
+	}
+	if _, err := VerifyPublication(pub2); err != nil {
+		t.Fatal(err)
 	}
 }
