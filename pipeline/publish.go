@@ -151,6 +151,13 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	}
 	id := compile.DeterministicID(schemas.IDPrefix("pub"), now, run)
 	pubs := filepath.Join(cfg.OutDir, publicationsDir)
+	// A publication that died before its rename left a .tmp directory:
+	// nothing points at it.
+	if stale, _ := filepath.Glob(filepath.Join(pubs, "*.tmp")); len(stale) > 0 {
+		for _, d := range stale {
+			os.RemoveAll(d)
+		}
+	}
 	dir := filepath.Join(pubs, id)
 	tmp := dir + ".tmp"
 	if err := os.RemoveAll(tmp); err != nil {

@@ -47,7 +47,9 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 	fs.SetOutput(stderr)
 	state := fs.String("state", "", "state directory (holds state.duckdb)")
 	var out, siteURL, static *string
+	var exports *bool
 	if publish {
+		exports = fs.Bool("exports", false, "write the full Parquet bulk exports (the nightly publication)")
 		out = fs.String("out", "", "publications directory (holds publications/ and the current link)")
 		siteURL = fs.String("site-url", render.DefaultBaseURL, "base URL of the registry; API and MCP hosts are derived from it")
 		static = fs.String("static", "", "also write the publication as a plain file tree here")
@@ -143,7 +145,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
 			return 2
 		}
-		pub, err = pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Now: now, Log: cfg.Log, Static: *static})
+		pub, err = pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Now: now, Log: cfg.Log, Static: *static, Exports: *exports})
 		if err != nil {
 			fmt.Fprintf(stderr, "daawid %s: publish: %v\n", name, err)
 			return 1

@@ -1,0 +1,81 @@
+package feeds
+
+import (
+	"testing"
+	"time"
+)
+
+// Each kind of change a publication can make gets its record type, in
+// entry ID order, numbered on from next; an unchanged entry gets none.
+func TestDiff_Types(t *testing.T) {
+	at := time.Date(2026, 11, 1, 3, 0, 0, 0, time.UTC)
+	prev := map[string]State{
+		"ent_b": {EntryID: "ent_b", Slug: "b", Status: "published", Listed: true, Revision: 3},
+		"ent_c": {EntryID: "ent_c", Slug: "c", Status: "published", Listed: true, Revision: 3},
+		"ent_d": {EntryID: "ent_d", Slug: "d", Status: "published", Listed: true, Revision: 3},
+		"ent_e": {EntryID: "ent_e", Slug: "e", Status: "published", Listed: true, Revision: 3},
+		"ent_f": {EntryID: "ent_f", Slug: "f", Status: "published", Listed: true, Revision: 3},
+		"ent_g": {EntryID: "ent_g", Slug: "g", Status: "published", Listed: true, Revision: 3},
+		"ent_h": {EntryID: "ent_h", Slug: "h", Status: "removed", Revision: 3},
+	}
+	cur := []State{
+		{EntryID: "ent_g", Slug: "g", Status: "published", Listed: true, Revision: 3},                   // unchanged
+		{EntryID: "ent_a", Slug: "a", Status: "unclaimed", Listed: true, Revision: 1},                   // new
+		{EntryID: "ent_b", Slug: "b", Status: "published", Listed: true, Revision: 4, Cause: "owner"},   // updated
+		{EntryID: "ent_c", Slug: "c", Status: "removed", Revision: 3},                                   // removed
+		{EntryID: "ent_d", Slug: "d", Status: "suspended", Listed: true, Revision: 4},                   // suspended
+		{EntryID: "ent_e", Slug: "e", Status: "published", Listed: false, Revision: 4},                  // unlisted
+		{EntryID: "ent_f", Slug: "f", Status: "published", Listed: true, Revision: 4, Cause: "expired"}, // expired
+		{EntryID: "ent_h", Slug: "h", Status: "removed", Revision: 3},                                   // still removed
+		{EntryID: "ent_z", Slug: "z", Status: "removed", Revision: 1},                                   // never public
+	}
+	got := Diff(prev, cur, 41, at, "pub_x")
+	want := []struct {
+		id, typ string
+	}{{"ent_a", Created}, {"ent_b", Updated}, {"ent_c", Removed}, {"ent_d", Suspended}, {"ent_e", Unlisted}, {"ent_f", Expired}}
+	if len(got) != len(want) {
+		t.Fatalf("%d changes: %+v", len(got), got)
+	}
+	for i, w := range want {
+		if got[i].EntryID != w.id || got[i].Type != w.typ || got[i].Seq != int64(41+i) || !got[i].At.Equal(at) || got[i].Publication != "pub_x" {
+			t.Errorf("change %d: %+v, want %s %s seq %d", i, got[i], w.id, w.typ, 41+i)
+		}
+	}
+}
+
+// A feed written in segments reads back from any cursor, in order, with
+// has_more when the limit cuts it.
+func TestFeed_ReadFromCursor(t *testing.T) {
+	dir := t.TempDir()
+	at := time.Date(2026, 11, 1, 3, 0, 0, 0, time.UTC)
+	var seq int64 = 1
+	for _, n := range []int{3, 2, 4} {
+		var cs []Change
+		for range n {
+			cs = append(cs, Change{Seq: seq, Type: Updated, EntryID: "ent_x", Slug: "x", Revision: int32(seq), At: at})
+			seq++
+		}
+		if err := Write(dir, cs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, more, err := Read(dir, 4, 3)
+	if err != nil || !more || len(got) != 3 || got[0].Seq != 5 || got[2].Seq != 7 {
+		t.Fatalf("read after 4, limit 3: %+v more=%v %v", got, more, err)
+	}
+	got, more, err = Read(dir, 7, 10)
+	if err != nil || more || len(got) != 2 || got[1].Seq != 9 {
+		t.Fatalf("read after 7: %+v more=%v %v", got, more, err)
+	}
+	if last, _ := Last(dir); last != 9 {
+		t.Fatalf("last %d", last)
+	}
+	// Carry links every segment into a new publication's feed.
+	next := t.TempDir() + "/feed"
+	if err := Carry(dir, next); err != nil {
+		t.Fatal(err)
+	}
+	if last, _ := Last(next); last != 9 {
+		t.Fatalf("carried feed ends at %d", last)
+	}
+}
