@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/daawid/registry/feeds"
+	"github.com/daawid/registry/fixtures/citools"
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/taxonomy"
@@ -363,3 +365,27 @@ func TestPublish_Exports(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPublish_ExportsReadByOutsideReaders: an independent DuckDB (the npm
+// package @duckdb/node-api) and the pure-JavaScript Parquet reader
+// hyparquet read every export file with the manifest's row counts.
+func TestPublish_ExportsReadByOutsideReaders(t *testing.T) {
+	tools := ciTools(t, "node", "node_modules/@duckdb/node-api/package.json", "node_modules/hyparquet/package.json", "node_modules/hyparquet-compressors/package.json")
+	ctx := context.Background()
+	state := compileExamples(t)
+	out := t.TempDir()
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC), Exports: true}); err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := CurrentPublication(out)
+	cmd := exec.Command("node", filepath.Join(tools, "exports-check.mjs"), filepath.Join(pub, exportsDir))
+	cmd.Dir = tools // node resolves the packages from .ci/node_modules
+	got, err := cmd.CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(got), "ok ") {
+		t.Fatalf("outside readers: %v\n%s", err, got)
+	}
+	t.Log(strings.TrimSpace(string(got)))
+}
+
+func ciTools(t *testing.T, need ...string) string { return citools.Find(t, need...) }

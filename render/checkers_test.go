@@ -7,46 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/daawid/registry/fixtures/citools"
 	"github.com/daawid/registry/render"
 )
 
-// ciTools finds the outside checkers that .ci/run installs
-// ($DAAWID_CI_TOOLS, else .ci at the module root). A missing tool skips the
-// test loudly, except under CI=true, where it fails.
-func ciTools(t *testing.T, need ...string) string {
-	t.Helper()
-	dir := os.Getenv("DAAWID_CI_TOOLS")
-	if dir == "" {
-		wd, _ := os.Getwd()
-		for d := wd; ; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				dir = filepath.Join(d, ".ci")
-				break
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	for _, n := range need {
-		var missing string
-		if strings.Contains(n, "/") {
-			if _, err := os.Stat(filepath.Join(dir, n)); err != nil {
-				missing = filepath.Join(dir, n)
-			}
-		} else if _, err := exec.LookPath(n); err != nil {
-			missing = n
-		}
-		if missing != "" {
-			msg := "MISSING OUTSIDE CHECKER: " + missing + " — install it with `DAAWID_CI_SKIP_TESTS=1 bash .ci/run`"
-			if os.Getenv("CI") == "true" {
-				t.Fatal(msg)
-			}
-			t.Skip("\n\n!!! " + msg + " !!!\n")
-		}
-	}
-	return dir
-}
+func ciTools(t *testing.T, need ...string) string { return citools.Find(t, need...) }
 
 // writeSite renders every fixture's pages and JSON-LD into a directory.
 func writeSite(t *testing.T) (pages, legalPages, jsonFiles []string, dir string) {
