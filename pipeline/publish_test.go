@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/daawid/registry/feeds"
-	"github.com/daawid/registry/fixtures/citools"
 	"github.com/daawid/registry/fixtures"
+	"github.com/daawid/registry/fixtures/citools"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/taxonomy"
 )
