@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/daawid/registry/compile/site"
@@ -31,13 +32,16 @@ func runCompile(args []string, stdout, stderr io.Writer) int {
 	return compileMain("compile", args, false, stdout, stderr)
 }
 
-// runPipeline is "daawid pipeline run": one compile and one publication.
+// runPipeline is "daawid pipeline run" (one compile and one publication
+// now) and "daawid pipeline schedule" (the nightly run, the delta run every
+// minute and retention, until SIGTERM).
 func runPipeline(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "run" {
-		fmt.Fprintln(stderr, "usage: daawid pipeline run --state DIR --out DIR [--site-url URL] [--static DIR] [the compile command's source flags]")
-		return 2
+	if len(args) > 0 && (args[0] == "run" || args[0] == "schedule") {
+		return compileMain("pipeline "+args[0], args[1:], true, stdout, stderr)
 	}
-	return compileMain("pipeline run", args[1:], true, stdout, stderr)
+	fmt.Fprintln(stderr, "usage: daawid pipeline run|schedule --state DIR --out DIR [--site-url URL] [--static DIR] [--exports] [--keep N] [the compile command's source flags]")
+	fmt.Fprintln(stderr, "       daawid pipeline schedule also takes --cron SPEC (default \"0 3 * * *\") and --tz ZONE (default Europe/Berlin)")
+	return 2
 }
 
 // compileMain runs a compile, and a publication after it when publish is
@@ -48,7 +52,15 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 	state := fs.String("state", "", "state directory (holds state.duckdb)")
 	var out, siteURL, static *string
 	var exports *bool
+	var keep *int
+	var cronSpec, tz *string
+	schedule := name == "pipeline schedule"
+	if schedule {
+		cronSpec = fs.String("cron", "0 3 * * *", "the nightly run's cron spec")
+		tz = fs.String("tz", "Europe/Berlin", "the time zone of the cron spec")
+	}
 	if publish {
+		keep = fs.Int("keep", 0, "keep the newest N publications (0: all); the current one is always kept")
 		exports = fs.Bool("exports", false, "write the full Parquet bulk exports (the nightly publication)")
 		out = fs.String("out", "", "publications directory (holds publications/ and the current link)")
 		siteURL = fs.String("site-url", render.DefaultBaseURL, "base URL of the registry; API and MCP hosts are derived from it")
@@ -88,7 +100,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 		}
 		now = t
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := pipeline.CompileConfig{StateDir: *state, Registers: registers, OwnerInbox: *inbox, Verification: verification, Seed: *seed, Now: now,
 		MemoryLimit: *memLimit << 20}
@@ -133,11 +145,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 		}
 		defer pprof.StopCPUProfile()
 	}
-	rep, err := pipeline.Compile(ctx, cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
-		return 1
-	}
+	var rep *pipeline.Report
 	var pub *pipeline.PublishReport
 	if publish {
 		site, err := render.NewSite(*siteURL, taxonomy.Default())
@@ -145,9 +153,32 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
 			return 2
 		}
-		pub, err = pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Now: now, Log: cfg.Log, Static: *static, Exports: *exports})
+		rc := pipeline.RunConfig{Compile: cfg, Keep: *keep,
+			Publish: pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Log: cfg.Log, Static: *static, Exports: *exports}}
+		if schedule {
+			loc, err := time.LoadLocation(*tz)
+			if err != nil {
+				fmt.Fprintf(stderr, "daawid %s: --tz %q: %v\n", name, *tz, err)
+				return 2
+			}
+			log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+			rc.Compile.Log, rc.Publish.Log, rc.Compile.Progress = log, log, nil
+			if err := pipeline.Schedule(ctx, pipeline.ScheduleConfig{Nightly: rc, Spec: *cronSpec, Location: loc, Log: log}); err != nil {
+				fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
+				return 1
+			}
+			return 0
+		}
+		rr, err := pipeline.Run(ctx, rc, "once")
 		if err != nil {
-			fmt.Fprintf(stderr, "daawid %s: publish: %v\n", name, err)
+			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
+			return 1
+		}
+		rep, pub = rr.Compile, rr.Publish
+	} else {
+		var err error
+		if rep, err = pipeline.Compile(ctx, cfg); err != nil {
+			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
 			return 1
 		}
 	}
