@@ -36,11 +36,18 @@ const EngineVersion = "daawid-engine/0.1"
 
 // A publication is a directory under {out}/publications/{id}/ (D59):
 //
-//	manifest.json      spec version, run, created at, counts, SHA-256 of every file
-//	registry.duckdb    the tables the server queries, with comments
-//	documents.pack     every projection's bytes, one after the other
-//	documents.parquet  the pack's index: entry, kind, language, path,
-//	                   offset, length, media type, ETag, Last-Modified
+//	manifest.json          spec version, run, created at, counts, the index
+//	                       chain and the packs, SHA-256 of every file
+//	registry.duckdb        the tables the server queries, with comments
+//	packs/{pubId}.pack     documents' bytes, one after the other: its own
+//	                       pack (what it rendered) and hard links to the
+//	                       packs of earlier publications it still uses
+//	index/{pubId}.parquet  document indexes: entry, kind, language, path,
+//	                       pack, offset, length, media type, ETag,
+//	                       Last-Modified; a full index, or a full index and
+//	                       the deltas after it (a later file replaces all
+//	                       the documents of an entry it names)
+//	feed/, exports/        the change feed and the bulk exports
 //
 // made visible by one atomic rename of the {out}/current symlink.
 const (
@@ -48,9 +55,14 @@ const (
 	currentLink     = "current"
 	manifestFile    = "manifest.json"
 	registryFile    = "registry.duckdb"
-	packFile        = "documents.pack"
-	docIndexFile    = "documents.parquet"
+	packsDir        = "packs"
+	indexesDir      = "index"
 )
+
+// ownPack and ownIndex are a publication's own pack and document index
+// (relative to its directory).
+func ownPack(id string) string  { return packsDir + "/" + id + ".pack" }
+func ownIndex(id string) string { return indexesDir + "/" + id + ".parquet" }
 
 // PublishConfig is one publication's inputs.
 type PublishConfig struct {
@@ -65,6 +77,11 @@ type PublishConfig struct {
 	// Exports writes the full Parquet bulk exports (the nightly
 	// publication); otherwise the previous publication's are carried over.
 	Exports bool
+	// Delta publishes only the entries that changed since the current
+	// publication, over it (the every-minute publication); its cost
+	// follows the changed entries. Without a current publication made by
+	// the same engine for the same site it publishes in full.
+	Delta bool
 }
 
 // PublishReport is what a publication did.
@@ -90,7 +107,13 @@ type Manifest struct {
 	BaseURL     string           `json:"baseUrl"`
 	Counts      map[string]int64 `json:"counts"`
 	// FeedLast is the last sequence number of the change feed.
-	FeedLast int64             `json:"feedLast"`
+	FeedLast int64 `json:"feedLast"`
+	// Delta: this publication's index is a delta over the ones before it.
+	Delta bool `json:"delta"`
+	// Index are the document indexes to read, in order; Packs the packs
+	// they point into.
+	Index []string `json:"index"`
+	Packs []string `json:"packs"`
 	Files    map[string]string `json:"files"` // name → SHA-256
 }
 
@@ -101,6 +124,7 @@ type DocRow struct {
 	Kind         string    `parquet:"kind,dict"`
 	Lang         string    `parquet:"lang,dict"`
 	Path         string    `parquet:"path"`
+	Pack         string    `parquet:"pack,dict"`
 	Offset       int64     `parquet:"offset"`
 	Length       int64     `parquet:"length"`
 	MediaType    string    `parquet:"media_type,dict"`
@@ -117,7 +141,8 @@ const (
 	KindHTML      = "html"
 	KindLegal     = "legal-html"
 	KindView      = "view"
-	KindSite      = "site" // a registry-level file
+	KindSite      = "site"    // a registry-level file
+	KindRemoved   = "removed" // in a delta index: the entry has no documents any more
 )
 
 // Publish renders the state's current entries into a new publication and
@@ -145,10 +170,6 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	if run == "" {
 		return nil, errors.New("publish: the state has no compiled run")
 	}
-	_, rows, err := st.Load()
-	if err != nil {
-		return nil, err
-	}
 	id := compile.DeterministicID(schemas.IDPrefix("pub"), now, run)
 	pubs := filepath.Join(cfg.OutDir, publicationsDir)
 	// A publication that died before its rename left a .tmp directory:
@@ -160,9 +181,6 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	}
 	dir := filepath.Join(pubs, id)
 	tmp := dir + ".tmp"
-	if err := os.RemoveAll(tmp); err != nil {
-		return nil, err
-	}
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
@@ -173,12 +191,21 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 		}
 	}()
 	p := &publisher{cfg: cfg, st: st, now: now, rep: &PublishReport{ID: id, Run: run}, log: log,
-		renderKey: renderKey(cfg.Site)}
-	if err := p.openPrevious(); err != nil {
-		log.Warn("previous publication unreadable; rendering everything", "err", err)
-		p.prev = nil
+		renderKey: renderKey(cfg.Site), packs: map[string]bool{}}
+	if err := p.openPrevious(cfg.Delta); err != nil {
+		log.Warn("previous publication unreadable; publishing in full", "err", err)
+		p.prev, p.sameRender, p.prevManifest = nil, false, nil
 	}
-	defer p.closePrevious()
+	p.delta = cfg.Delta && p.sameRender
+	var rows map[string]*EntryRow
+	if p.delta {
+		rows, err = st.LoadChanged(ctx, filepath.Join(p.prevDir, registryFile))
+	} else {
+		_, rows, err = st.Load()
+	}
+	if err != nil {
+		return nil, err
+	}
 	if err := p.write(ctx, tmp, rows); err != nil {
 		return nil, err
 	}
@@ -223,49 +250,45 @@ type publisher struct {
 	rep       *PublishReport
 	log       *slog.Logger
 	renderKey string
-	// the previous publication, to copy unchanged entries' documents from
-	prev     map[string][]DocRow // by entry ID
-	prevRev  map[string]int32
-	prevPack *os.File
-	prevKey  string
-	pack     *os.File
-	offset   int64
-	prevDir  string
-	prevFeed int64
-	docs     []DocRow
+	delta     bool
+	// the current publication, before this one
+	prevDir      string
+	prevManifest *Manifest
+	prevFeed     int64
+	sameRender   bool                // made by this engine for this site
+	prev         map[string][]DocRow // its documents by entry (full publications)
+	prevRev      map[string]int32
+	pack         *os.File // this publication's own pack
+	offset       int64
+	packs        map[string]bool // packs the index points into
+	docs         []DocRow
 	// changed are the states of the entries rendered or removed, for the
 	// change feed.
 	changed []feeds.State
 	feed    []feeds.Change
 }
 
-// openPrevious indexes the current publication's documents by entry.
-func (p *publisher) openPrevious() error {
-	target, err := os.Readlink(filepath.Join(p.cfg.OutDir, currentLink))
+// openPrevious reads the current publication's manifest and, for a full
+// publication made by the same engine for the same site, its documents by
+// entry, so unchanged entries point at them instead of being rendered.
+func (p *publisher) openPrevious(delta bool) error {
+	dir, err := CurrentPublication(p.cfg.OutDir)
 	if err != nil {
 		return nil // none yet
 	}
-	dir := filepath.Join(p.cfg.OutDir, target)
-	b, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	m, err := readManifest(dir)
 	if err != nil {
-		return err
-	}
-	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
 		return err
 	}
 	// The feed goes on from the current publication whatever it was
-	// rendered with; its documents are reused only if the engine and the
-	// site are the same.
-	p.prevDir, p.prevFeed = dir, m.FeedLast
-	if m.Engine != EngineVersion || m.BaseURL != p.cfg.Site.BaseURL {
+	// rendered with.
+	p.prevDir, p.prevManifest, p.prevFeed = dir, m, m.FeedLast
+	p.sameRender = m.Engine == EngineVersion && m.BaseURL == p.cfg.Site.BaseURL && len(m.Index) > 0
+	if !p.sameRender || delta {
 		return nil
 	}
-	docs, err := ReadDocIndex(filepath.Join(dir, docIndexFile))
+	docs, err := ReadDocs(dir)
 	if err != nil {
-		return err
-	}
-	if p.prevPack, err = os.Open(filepath.Join(dir, packFile)); err != nil {
 		return err
 	}
 	p.prev, p.prevRev = map[string][]DocRow{}, map[string]int32{}
@@ -279,10 +302,61 @@ func (p *publisher) openPrevious() error {
 	return nil
 }
 
-func (p *publisher) closePrevious() {
-	if p.prevPack != nil {
-		p.prevPack.Close()
+func readManifest(dir string) (*Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	if err != nil {
+		return nil, err
 	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", manifestFile, err)
+	}
+	return &m, nil
+}
+
+// ReadDocs reads a publication's documents through its index chain: a
+// later index replaces every document of an entry it names (a removed
+// entry's tombstone leaves none), and the last index's registry-level
+// files replace the earlier ones. Entries are in entry ID order, each with
+// its documents in the order written; then the registry-level files.
+func ReadDocs(pub string) ([]DocRow, error) {
+	m, err := readManifest(pub)
+	if err != nil {
+		return nil, err
+	}
+	byEntry := map[string][]DocRow{}
+	var site []DocRow
+	for _, idx := range m.Index {
+		docs, err := ReadDocIndex(filepath.Join(pub, filepath.FromSlash(idx)))
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		site = site[:0:0]
+		for _, d := range docs {
+			if d.Kind == KindSite {
+				site = append(site, d)
+				continue
+			}
+			if !seen[d.EntryID] {
+				seen[d.EntryID] = true
+				delete(byEntry, d.EntryID)
+			}
+			if d.Kind != KindRemoved {
+				byEntry[d.EntryID] = append(byEntry[d.EntryID], d)
+			}
+		}
+	}
+	ids := make([]string, 0, len(byEntry))
+	for id := range byEntry {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var out []DocRow
+	for _, id := range ids {
+		out = append(out, byEntry[id]...)
+	}
+	return append(out, site...), nil
 }
 
 // ReadDocIndex reads a publication's document index.
@@ -325,11 +399,17 @@ type rendered struct {
 	reused bool
 }
 
-// write renders (or copies) every entry's documents into the pack, then the
-// registry-level files, the document index and registry.duckdb.
+// write renders the entries that changed into the publication's own pack
+// and points at the earlier packs for the others; then the registry-level
+// files, the document index, the feed and registry.duckdb.
 func (p *publisher) write(ctx context.Context, dir string, rows map[string]*EntryRow) error {
+	for _, sub := range []string{packsDir, indexesDir} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			return err
+		}
+	}
 	var err error
-	if p.pack, err = os.Create(filepath.Join(dir, packFile)); err != nil {
+	if p.pack, err = os.Create(filepath.Join(dir, filepath.FromSlash(ownPack(p.rep.ID)))); err != nil {
 		return err
 	}
 	defer p.pack.Close()
@@ -349,7 +429,12 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 		}
 		return cmp.Compare(a.RevisionRow, b.RevisionRow)
 	})
-	db, err := newRegistryDB(filepath.Join(dir, registryFile))
+	var db *registryDB
+	if p.delta {
+		db, err = copyRegistryDB(filepath.Join(p.prevDir, registryFile), filepath.Join(dir, registryFile), rows)
+	} else {
+		db, err = newRegistryDB(filepath.Join(dir, registryFile))
+	}
 	if err != nil {
 		return err
 	}
@@ -361,8 +446,8 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 		}
 		part := live[:min(chunk, len(live))]
 		live = live[len(part):]
-		// Entries the previous publication holds at the same revision are
-		// copied; only the others are read and rendered.
+		// Entries the previous publication holds at the same revision keep
+		// their documents; only the others are read and rendered.
 		var need []*EntryRow
 		for _, r := range part {
 			if p.prev == nil || p.prevRev[r.EntryID] != int32(r.Revision) {
@@ -393,6 +478,9 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 		if err := db.removed(r); err != nil {
 			return err
 		}
+		if p.delta {
+			p.docs = append(p.docs, DocRow{EntryID: r.EntryID, Slug: r.Slug, Kind: KindRemoved, Revision: int32(r.Revision), LastModified: r.RemovedAt})
+		}
 		p.rep.Removed++
 		p.changed = append(p.changed, feeds.State{EntryID: r.EntryID, Slug: r.Slug, Status: "removed", Revision: int32(r.Revision), Cause: r.Cause})
 	}
@@ -404,14 +492,13 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 	if err := p.writeFeed(dir); err != nil {
 		return fmt.Errorf("change feed: %w", err)
 	}
-	mdLen := map[string]int64{}
-	for _, d := range p.docs {
-		if d.Kind == KindMarkdown && !strings.Contains(d.Path[1:], "/") {
-			mdLen[d.EntryID] = d.Length
-		}
-	}
-	pubs, err := db.published(mdLen)
+	pubs, err := db.published()
 	if err != nil {
+		return err
+	}
+	// The counts are the publication's, not only this run's (a delta
+	// renders a few entries of many).
+	if err := db.conn.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE status <> 'removed'), count(*) FILTER (WHERE status = 'removed') FROM entries`).Scan(&p.rep.Entries, &p.rep.Removed); err != nil {
 		return err
 	}
 	if err := p.siteFiles(pubs); err != nil {
@@ -420,8 +507,30 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 	if err := p.pack.Sync(); err != nil {
 		return err
 	}
-	if err := writeDocIndex(filepath.Join(dir, docIndexFile), p.docs); err != nil {
+	p.packs[ownPack(p.rep.ID)] = true
+	if err := writeDocIndex(filepath.Join(dir, filepath.FromSlash(ownIndex(p.rep.ID))), p.docs); err != nil {
 		return err
+	}
+	// A delta reads the indexes before it; every publication links the
+	// packs its indexes point into, so it stands alone, and a pack lives
+	// as long as a publication uses it.
+	if p.delta {
+		for _, idx := range p.prevManifest.Index {
+			if err := os.Link(filepath.Join(p.prevDir, filepath.FromSlash(idx)), filepath.Join(dir, filepath.FromSlash(idx))); err != nil {
+				return err
+			}
+		}
+		for _, pk := range p.prevManifest.Packs {
+			p.packs[pk] = true
+		}
+	}
+	for pk := range p.packs {
+		if pk == ownPack(p.rep.ID) {
+			continue
+		}
+		if err := os.Link(filepath.Join(p.prevDir, filepath.FromSlash(pk)), filepath.Join(dir, filepath.FromSlash(pk))); err != nil {
+			return fmt.Errorf("link %s: %w", pk, err)
+		}
 	}
 	return db.finish()
 }
@@ -494,37 +603,29 @@ func urlPath(u string) string {
 	return u
 }
 
-// append writes an entry's documents to the pack and its row to the
-// registry database.
+// append writes an entry's documents to the pack (or, for an unchanged
+// entry, keeps pointing at the earlier pack) and its row to the registry
+// database.
 func (p *publisher) append(r *rendered, db *registryDB) error {
-	base := p.offset
 	if r.reused {
-		// Copy the entry's documents from the previous pack, keeping their
-		// order and lengths.
-		docs := make([]DocRow, len(r.docs))
-		var off int64
-		for i, d := range r.docs {
-			if _, err := io.Copy(p.pack, io.NewSectionReader(p.prevPack, d.Offset, d.Length)); err != nil {
-				return fmt.Errorf("copy %s %s: %w", d.EntryID, d.Kind, err)
-			}
-			d.Offset = base + off
-			off += d.Length
-			docs[i] = d
+		for _, d := range r.docs {
+			p.packs[d.Pack] = true
 		}
-		p.offset += off
-		p.docs = append(p.docs, docs...)
+		p.docs = append(p.docs, r.docs...)
 		p.rep.Reused++
-		p.rep.Documents += int64(len(docs))
+		p.rep.Documents += int64(len(r.docs))
 		p.rep.Entries++
 		db.reusedEntry(r.row)
 		return nil
 	}
+	base := p.offset
 	for i, body := range r.bodies {
 		if _, err := p.pack.Write(body); err != nil {
 			return err
 		}
 		d := r.docs[i]
 		d.Offset += base
+		d.Pack = ownPack(p.rep.ID)
 		r.docs[i] = d
 		p.offset += int64(len(body))
 	}
@@ -637,7 +738,7 @@ func (p *publisher) siteFiles(pubs []render.Published) error {
 	}
 	for _, f := range files {
 		sum := sha256.Sum256(f.body)
-		p.docs = append(p.docs, DocRow{Kind: KindSite, Path: f.path, Offset: p.offset, Length: int64(len(f.body)), MediaType: f.media,
+		p.docs = append(p.docs, DocRow{Kind: KindSite, Path: f.path, Pack: ownPack(p.rep.ID), Offset: p.offset, Length: int64(len(f.body)), MediaType: f.media,
 			ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now})
 		if _, err := p.pack.Write(f.body); err != nil {
 			return err
@@ -668,33 +769,47 @@ func writeDocIndex(path string, docs []DocRow) error {
 	return af.commit()
 }
 
-// manifest writes manifest.json with every file's SHA-256.
+// manifest writes manifest.json with every file's SHA-256. The files
+// linked from the previous publication keep the checksums its manifest
+// recorded (they are the same immutable files); the rest are hashed.
 func (p *publisher) manifest(dir string) error {
 	m := Manifest{SpecVersion: schemas.SchemaVersion, Engine: EngineVersion, ID: p.rep.ID, Run: p.rep.Run, CreatedAt: schemas.FormatTime(p.now),
-		BaseURL: p.cfg.Site.BaseURL, Files: map[string]string{},
+		BaseURL: p.cfg.Site.BaseURL, Files: map[string]string{}, Delta: p.delta,
 		Counts:   map[string]int64{"entries": p.rep.Entries, "removed": p.rep.Removed, "documents": p.rep.Documents, "changes": int64(len(p.feed))},
 		FeedLast: p.prevFeed + int64(len(p.feed))}
-	names := []string{registryFile, packFile, docIndexFile}
-	segs, err := feeds.Segments(filepath.Join(dir, feeds.Dir))
-	if err != nil {
-		return err
+	if p.delta {
+		m.Index = append(m.Index, p.prevManifest.Index...)
 	}
-	for _, sg := range segs {
-		names = append(names, feeds.Dir+"/"+sg.Name+".jsonl", feeds.Dir+"/"+sg.Name+".parquet")
+	m.Index = append(m.Index, ownIndex(p.rep.ID))
+	for pk := range p.packs {
+		m.Packs = append(m.Packs, pk)
 	}
-	err = filepath.WalkDir(filepath.Join(dir, exportsDir), func(path string, d os.DirEntry, err error) error {
+	sort.Strings(m.Packs)
+	known := map[string]string{}
+	if p.prevManifest != nil {
+		known = p.prevManifest.Files
+	}
+	var names []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, path)
-		names = append(names, filepath.ToSlash(rel))
+		if rel = filepath.ToSlash(rel); rel != manifestFile {
+			names = append(names, rel)
+		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err != nil {
 		return err
 	}
 	sort.Strings(names)
+	own := map[string]bool{registryFile: true, ownPack(p.rep.ID): true, ownIndex(p.rep.ID): true}
 	for _, name := range names {
+		if sum, ok := known[name]; ok && !own[name] && p.prevDir != "" && sameFile(filepath.Join(dir, filepath.FromSlash(name)), filepath.Join(p.prevDir, filepath.FromSlash(name))) {
+			m.Files[name] = sum
+			continue
+		}
 		sum, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
 			return err
@@ -714,6 +829,19 @@ func (p *publisher) manifest(dir string) error {
 		return err
 	}
 	return af.commit()
+}
+
+// sameFile reports whether two paths are links to one file.
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	if err != nil {
+		return false
+	}
+	return os.SameFile(sa, sb)
 }
 
 func fileSHA256(path string) (string, error) {
@@ -812,27 +940,35 @@ func CurrentPublication(out string) (string, error) {
 
 // WriteStatic writes a publication's documents as a plain tree: each
 // document at its path (a page without extension as {path}/index.html,
-// a non-default language's view under /v1/entries/{id}/{lang}.json).
+// a view as /v1/entries/{id}/{lang}.json, the server card as
+// /mcp/server-card.json).
 func WriteStatic(pub, dir string) error {
-	docs, err := ReadDocIndex(filepath.Join(pub, docIndexFile))
+	docs, err := ReadDocs(pub)
 	if err != nil {
 		return err
 	}
-	pack, err := os.Open(filepath.Join(pub, packFile))
-	if err != nil {
-		return err
-	}
-	defer pack.Close()
+	packs := map[string]*os.File{}
+	defer func() {
+		for _, f := range packs {
+			f.Close()
+		}
+	}()
 	for _, d := range docs {
+		pack := packs[d.Pack]
+		if pack == nil {
+			if pack, err = os.Open(filepath.Join(pub, filepath.FromSlash(d.Pack))); err != nil {
+				return err
+			}
+			packs[d.Pack] = pack
+		}
 		rel := strings.TrimPrefix(d.Path, "/")
 		switch {
 		case d.Kind == KindView:
 			rel += "/" + d.Lang + ".json"
-		case d.Kind == KindHTML || d.Kind == KindLegal || d.Path == "/mcp/server-card":
+		case d.Path == "/mcp/server-card":
+			rel += ".json"
+		case d.Kind == KindHTML || d.Kind == KindLegal:
 			rel += "/index.html"
-			if d.Kind == KindSite {
-				rel = strings.TrimSuffix(rel, "/index.html") + ".json"
-			}
 		}
 		path := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -868,7 +1004,7 @@ var registrySQL = []string{
 		name VARCHAR, default_language VARCHAR, languages VARCHAR[], categories VARCHAR[], summary VARCHAR,
 		locality VARCHAR, postal_code VARCHAR, country VARCHAR, lat DOUBLE, lon DOUBLE, verification_level VARCHAR,
 		verified_hosts VARCHAR[], revision INTEGER NOT NULL, etag VARCHAR, last_modified TIMESTAMP, next_change_at TIMESTAMP,
-		removed_at TIMESTAMP, removed_reason VARCHAR)`,
+		removed_at TIMESTAMP, removed_reason VARCHAR, md_bytes BIGINT)`,
 	`COMMENT ON TABLE entries IS 'One row per entry of the publication: its status and where it is. Removed entries (status removed) stay listed here so the server can answer 410 Gone. etag and last_modified are those of its default-language markdown; next_change_at is when time alone changes it (the server applies expiry itself if the pipeline is late).'`,
 	`COMMENT ON COLUMN entries.summary IS 'The summary in the default language.'`,
 	`COMMENT ON COLUMN entries.locality IS 'Town of the primary location (locality level for people and locality-only addresses: never a street).'`,
@@ -935,16 +1071,74 @@ func (r *registryDB) entry(e *schemas.Entry, row *EntryRow, docs []DocRow) error
 			lat, lon = loc.Geo.Lat, loc.Geo.Lng
 		}
 	}
-	etag, modified := "", schemas.ParseTime(e.Record.UpdatedAt)
+	etag, modified, mdBytes := "", schemas.ParseTime(e.Record.UpdatedAt), int64(0)
 	for _, d := range docs {
 		if d.Kind == KindMarkdown && d.Lang == e.DefaultLanguage {
-			etag = d.ETag
+			etag, mdBytes = d.ETag, d.Length
 		}
 	}
 	return r.entries.AppendRow(e.ID, e.Slug, string(e.Status), e.Listed, string(e.Kind), e.DisplayName, e.DefaultLanguage,
 		strList(entryLanguages(e)), strList(e.Categories), nullable(e.Summary.Get(e.DefaultLanguage)), nullable(locality), nullable(postal),
 		nullable(country), lat, lon, string(e.Verification.Level), strList(e.VerifiedHosts()), int32(e.Record.Revision), nullable(etag),
-		modified, nullTime(row.NextChangeAt), nil, nil)
+		modified, nullTime(row.NextChangeAt), nil, nil, mdBytes)
+}
+
+// copyRegistryDB starts a delta publication's database as a copy of the
+// previous one without the rows of the entries that changed.
+func copyRegistryDB(src, dst string, changed map[string]*EntryRow) (*registryDB, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return nil, err
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		in.Close()
+		return nil, err
+	}
+	_, err = io.Copy(out, in)
+	in.Close()
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("duckdb", dst)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	r := &registryDB{db: db, conn: conn}
+	ids := make([][]driver.Value, 0, len(changed))
+	for id := range changed {
+		ids = append(ids, []driver.Value{changed[id].EntryID})
+	}
+	ctx := context.Background()
+	if _, err := conn.ExecContext(ctx, `CREATE TEMP TABLE changed (entry_id VARCHAR)`); err != nil {
+		r.close()
+		return nil, err
+	}
+	if err := appendRows(conn, "temp", "changed", ids); err != nil {
+		r.close()
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, `DELETE FROM entries WHERE entry_id IN (SELECT entry_id FROM temp.changed)`); err != nil {
+		r.close()
+		return nil, err
+	}
+	err = conn.Raw(func(dc any) error {
+		r.entries, err = duckdb.NewAppender(dc.(driver.Conn), "", "main", "entries")
+		return err
+	})
+	if err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
 }
 
 // reusedEntry notes an entry whose documents were copied: its row is
@@ -988,11 +1182,11 @@ func (r *registryDB) copyReused(prevDB string) error {
 
 // published lists the listed entries for the registry-level files, sorted
 // by slug, with their default-language markdown's token estimate.
-func (r *registryDB) published(mdLen map[string]int64) ([]render.Published, error) {
+func (r *registryDB) published() ([]render.Published, error) {
 	if err := r.entries.Flush(); err != nil {
 		return nil, err
 	}
-	rs, err := r.conn.QueryContext(context.Background(), `SELECT entry_id, slug, coalesce(name, ''), languages, categories, last_modified FROM entries WHERE listed AND status <> 'removed' ORDER BY slug`)
+	rs, err := r.conn.QueryContext(context.Background(), `SELECT entry_id, slug, coalesce(name, ''), languages, categories, last_modified, coalesce(md_bytes, 0) FROM entries WHERE listed AND status <> 'removed' ORDER BY slug`)
 	if err != nil {
 		return nil, err
 	}
@@ -1001,11 +1195,12 @@ func (r *registryDB) published(mdLen map[string]int64) ([]render.Published, erro
 	for rs.Next() {
 		var p render.Published
 		var langs, cats duckdb.Composite[[]string]
-		if err := rs.Scan(&p.ID, &p.Slug, &p.Name, &langs, &cats, &p.Modified); err != nil {
+		var md int64
+		if err := rs.Scan(&p.ID, &p.Slug, &p.Name, &langs, &cats, &p.Modified, &md); err != nil {
 			return nil, err
 		}
 		p.Languages, p.Categories, p.Listed = langs.Get(), cats.Get(), true
-		p.Tokens = render.EstimateTokens(make([]byte, mdLen[p.ID]))
+		p.Tokens = int((md + 3) / 4)
 		out = append(out, p)
 	}
 	return out, rs.Err()
@@ -1014,7 +1209,7 @@ func (r *registryDB) published(mdLen map[string]int64) ([]render.Published, erro
 // removed appends a removed entry's row.
 func (r *registryDB) removed(row *EntryRow) error {
 	return r.entries.AppendRow(row.EntryID, row.Slug, "removed", false, nil, nil, nil, []string{}, []string{}, nil, nil, nil, nil, nil, nil,
-		nil, []string{}, int32(row.Revision), nil, row.UpdatedAt, nil, row.RemovedAt, nullable(row.RemovedReason))
+		nil, []string{}, int32(row.Revision), nil, row.UpdatedAt, nil, row.RemovedAt, nullable(row.RemovedReason), nil)
 }
 
 func (r *registryDB) finish() error {

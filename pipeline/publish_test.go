@@ -52,26 +52,31 @@ func compileExamples(t *testing.T) string {
 // doc reads one document of a publication by path.
 func doc(t *testing.T, pub, path string) ([]byte, DocRow) {
 	t.Helper()
-	docs, err := ReadDocIndex(filepath.Join(pub, docIndexFile))
+	docs, err := ReadDocs(pub)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pack, err := os.Open(filepath.Join(pub, packFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pack.Close()
 	for _, d := range docs {
 		if d.Path == path && (d.Kind != KindView) {
-			b, err := io.ReadAll(io.NewSectionReader(pack, d.Offset, d.Length))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return b, d
+			return docBytes(t, pub, d), d
 		}
 	}
 	t.Fatalf("%s: no document %s", pub, path)
 	return nil, DocRow{}
+}
+
+func docBytes(t *testing.T, pub string, d DocRow) []byte {
+	t.Helper()
+	pack, err := os.Open(filepath.Join(pub, filepath.FromSlash(d.Pack)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pack.Close()
+	b, err := io.ReadAll(io.NewSectionReader(pack, d.Offset, d.Length))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestPublish_Examples: a publication of the compiled examples holds §3.6
@@ -243,18 +248,17 @@ func TestPublish_ExpiryEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := ReadDocIndex(filepath.Join(pub2, docIndexFile))
+	docs, err := ReadDocs(pub2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pack, _ := os.ReadFile(filepath.Join(pub2, packFile))
 	seen := 0
 	for _, d := range docs {
 		if d.EntryID != "ent_01k8r2m5n7p9q3s4t6v8w0x2yz" {
 			continue
 		}
 		seen++
-		body := pack[d.Offset : d.Offset+d.Length]
+		body := docBytes(t, pub2, d)
 		for _, bad := range []string{"## Capacity", `"capacity"`, "daawid:capacity", "acceptingWork", "Kapazität"} {
 			if bytes.Contains(body, []byte(bad)) {
 				t.Errorf("%s %s (%s) still shows capacity (%q)", d.Kind, d.Lang, d.Path, bad)
@@ -389,3 +393,90 @@ func TestPublish_ExportsReadByOutsideReaders(t *testing.T) {
 }
 
 func ciTools(t *testing.T, need ...string) string { return citools.Find(t, need...) }
+
+// TestPublish_DeltaAndCompaction: a delta publication renders only what
+// changed (here one expiry) and points at the earlier pack for the rest;
+// the next full publication compacts the chain into one index without
+// rendering anything again; the documents are the same through all three.
+func TestPublish_DeltaAndCompaction(t *testing.T) {
+	ctx := context.Background()
+	state := compileExamples(t)
+	out := t.TempDir()
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	full, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC), Exports: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The new entries' noindex windows end on 2026-11-01 (30 days): a run
+	// after that re-issues them, published in full.
+	if _, err := Compile(ctx, CompileConfig{StateDir: state, Now: time.Date(2026, 11, 10, 3, 0, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	if full, err = Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 11, 10, 3, 1, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	pub1, _ := CurrentPublication(out)
+	sb1, _ := doc(t, pub1, "/schreinerei-beispiel.md")
+	expires := time.Date(2026, 11, 27, 9, 14, 3, 0, time.UTC)
+	if _, err := Compile(ctx, CompileConfig{StateDir: state, Now: expires.Add(10 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	delta, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: expires.Add(40 * time.Second), Delta: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub2, _ := CurrentPublication(out)
+	m2, err := VerifyPublication(pub2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m2.Delta || len(m2.Index) != 2 || delta.Rendered != 1 || delta.Reused != 0 || delta.Entries != full.Entries || m2.Counts["entries"] != full.Entries {
+		t.Fatalf("delta: %+v, manifest index %v", delta, m2.Index)
+	}
+	if hk, _ := doc(t, pub2, "/holzwerk-krause.md"); bytes.Contains(hk, []byte("## Capacity")) {
+		t.Error("the delta still shows the expired capacity")
+	}
+	if sb2, d := doc(t, pub2, "/schreinerei-beispiel.md"); !bytes.Equal(sb1, sb2) || d.Pack == ownPack(delta.ID) {
+		t.Errorf("an unchanged entry in the delta: same bytes %v, pack %s", bytes.Equal(sb1, sb2), d.Pack)
+	}
+	docs2, _ := ReadDocs(pub2)
+	reg := openRegistry(t, pub2)
+	var n int
+	if err := reg.QueryRow(`SELECT count(*) FROM entries`).Scan(&n); err != nil || int64(n) != full.Entries {
+		t.Fatalf("delta registry: %d entries (%v), want %d", n, err, full.Entries)
+	}
+	reg.Close()
+	if _, err := os.Stat(filepath.Join(pub2, exportsDir, "manifest.json")); err != nil {
+		t.Fatal("the delta lost the exports")
+	}
+	// The nightly publication compacts: one index, nothing rendered.
+	night, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: expires.Add(2 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub3, _ := CurrentPublication(out)
+	m3, err := VerifyPublication(pub3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m3.Delta || len(m3.Index) != 1 || night.Rendered != 0 || night.Reused != full.Entries || len(m3.Packs) < 2 {
+		t.Fatalf("compaction: %+v, index %v", night, m3.Index)
+	}
+	docs3, _ := ReadDocs(pub3)
+	if len(docs3) != len(docs2) {
+		t.Fatalf("documents: %d after the delta, %d after compaction", len(docs2), len(docs3))
+	}
+	for i := range docs2 {
+		a, b := docs2[i], docs3[i]
+		if a.Kind == KindSite {
+			continue
+		}
+		if a.Path != b.Path || a.ETag != b.ETag || !bytes.Equal(docBytes(t, pub2, a), docBytes(t, pub3, b)) {
+			t.Fatalf("document %s differs after compaction", a.Path)
+		}
+	}
+	// The first publication, still on disk, is untouched.
+	if _, err := VerifyPublication(pub1); err != nil {
+		t.Fatal(err)
+	}
+}

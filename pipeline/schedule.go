@@ -202,9 +202,9 @@ func Schedule(ctx context.Context, cfg ScheduleConfig) error {
 			rc := cfg.Nightly
 			rc.Compile.Now = clock()
 			if kind == "delta" {
-				rc.Compile.Registers, rc.Compile.Sites, rc.Publish.Exports = nil, nil, false
+				rc.Compile.Registers, rc.Compile.Sites, rc.Publish.Exports, rc.Publish.Delta = nil, nil, false, true
 			} else {
-				rc.Publish.Exports = true
+				rc.Publish.Exports, rc.Publish.Delta = true, false
 			}
 			rep, err := Run(runCtx, rc, kind)
 			switch {

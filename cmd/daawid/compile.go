@@ -51,7 +51,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 	fs.SetOutput(stderr)
 	state := fs.String("state", "", "state directory (holds state.duckdb)")
 	var out, siteURL, static *string
-	var exports *bool
+	var exports, deltaFlag *bool
 	var keep *int
 	var cronSpec, tz *string
 	schedule := name == "pipeline schedule"
@@ -62,6 +62,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 	if publish {
 		keep = fs.Int("keep", 0, "keep the newest N publications (0: all); the current one is always kept")
 		exports = fs.Bool("exports", false, "write the full Parquet bulk exports (the nightly publication)")
+		deltaFlag = fs.Bool("delta", false, "publish only what changed, over the current publication (the every-minute publication)")
 		out = fs.String("out", "", "publications directory (holds publications/ and the current link)")
 		siteURL = fs.String("site-url", render.DefaultBaseURL, "base URL of the registry; API and MCP hosts are derived from it")
 		static = fs.String("static", "", "also write the publication as a plain file tree here")
@@ -154,7 +155,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 			return 2
 		}
 		rc := pipeline.RunConfig{Compile: cfg, Keep: *keep,
-			Publish: pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Log: cfg.Log, Static: *static, Exports: *exports}}
+			Publish: pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Log: cfg.Log, Static: *static, Exports: *exports, Delta: *deltaFlag}}
 		if schedule {
 			loc, err := time.LoadLocation(*tz)
 			if err != nil {
