@@ -112,9 +112,9 @@ type Manifest struct {
 	Delta bool `json:"delta"`
 	// Index are the document indexes to read, in order; Packs the packs
 	// they point into.
-	Index []string `json:"index"`
-	Packs []string `json:"packs"`
-	Files    map[string]string `json:"files"` // name → SHA-256
+	Index []string          `json:"index"`
+	Packs []string          `json:"packs"`
+	Files map[string]string `json:"files"` // name → SHA-256
 }
 
 // DocRow is one document of a publication, as its index lists it.
