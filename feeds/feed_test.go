@@ -1,6 +1,13 @@
 package feeds
 
 import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -77,5 +84,37 @@ func TestFeed_ReadFromCursor(t *testing.T) {
 	}
 	if last, _ := Last(next); last != 9 {
 		t.Fatalf("carried feed ends at %d", last)
+	}
+}
+
+// IndexNow posts the URLs to the endpoint; a refusal files them in the
+// outbox instead of losing them.
+func TestIndexNow_PostAndOutbox(t *testing.T) {
+	var got []Notice
+	ok := true
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var n Notice
+		json.NewDecoder(r.Body).Decode(&n)
+		got = append(got, n)
+		if !ok {
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	}))
+	defer srv.Close()
+	outbox := filepath.Join(t.TempDir(), "outbox.jsonl")
+	in := IndexNow{Endpoint: srv.URL, Key: "k123", Outbox: outbox}
+	if err := in.Notify(context.Background(), "daawid.example", []string{"https://daawid.example/a", "https://daawid.example/b"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Host != "daawid.example" || got[0].Key != "k123" || len(got[0].URLList) != 2 {
+		t.Fatalf("posted: %+v", got)
+	}
+	ok = false
+	if err := in.Notify(context.Background(), "daawid.example", []string{"https://daawid.example/c"}); err == nil {
+		t.Fatal("a refused notice is not an error")
+	}
+	b, _ := os.ReadFile(outbox)
+	if !strings.Contains(string(b), "https://daawid.example/c") {
+		t.Fatalf("outbox: %s", b)
 	}
 }

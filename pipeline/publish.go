@@ -77,6 +77,9 @@ type PublishConfig struct {
 	// Exports writes the full Parquet bulk exports (the nightly
 	// publication); otherwise the previous publication's are carried over.
 	Exports bool
+	// IndexNow receives the changed pages after the publication is
+	// current; its zero value files them in {out}/indexnow/outbox.jsonl.
+	IndexNow feeds.IndexNow
 	// Delta publishes only the entries that changed since the current
 	// publication, over it (the every-minute publication); its cost
 	// follows the changed entries. Without a current publication made by
@@ -225,6 +228,7 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 		return nil, err
 	}
 	ok = true
+	p.notify(ctx)
 	if cfg.Static != "" {
 		if err := WriteStatic(dir, cfg.Static); err != nil {
 			return nil, fmt.Errorf("static tree: %w", err)
@@ -1383,4 +1387,29 @@ func linkTree(src, dst string) error {
 		return nil
 	}
 	return err
+}
+
+// notify tells IndexNow the pages that changed (every language's page of
+// each entry of the feed's new records); a failure is logged, the notices
+// are kept in the outbox.
+func (p *publisher) notify(ctx context.Context) {
+	if len(p.feed) == 0 {
+		return
+	}
+	in := p.cfg.IndexNow
+	if in.Outbox == "" {
+		in.Outbox = filepath.Join(p.cfg.OutDir, "indexnow", "outbox.jsonl")
+	}
+	var urls []string
+	seen := map[string]bool{}
+	for _, c := range p.feed {
+		if u := p.cfg.Site.PageURL(c.Slug); !seen[u] {
+			seen[u] = true
+			urls = append(urls, u)
+		}
+	}
+	host := strings.TrimPrefix(strings.TrimPrefix(p.cfg.Site.BaseURL, "https://"), "http://")
+	if err := in.Notify(ctx, host, urls); err != nil {
+		p.log.Warn("indexnow", "err", err)
+	}
 }

@@ -475,6 +475,12 @@ func TestPublish_DeltaAndCompaction(t *testing.T) {
 			t.Fatalf("document %s differs after compaction", a.Path)
 		}
 	}
+	// IndexNow: without an endpoint, the changed pages are filed in the
+	// outbox (the first publication's entries, then the expired one).
+	outbox, err := os.ReadFile(filepath.Join(out, "indexnow", "outbox.jsonl"))
+	if err != nil || !bytes.Contains(outbox, []byte(`"urlList":["https://daawid.example/holzwerk-krause"]`)) {
+		t.Errorf("indexnow outbox: %v\n%s", err, outbox)
+	}
 	// The first publication, still on disk, is untouched.
 	if _, err := VerifyPublication(pub1); err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ var commands = []command{
 	{"compile", "compile entries from registers, websites, owner revisions and events into the state", runCompile},
 	{"fixtures", "fixtures generate: write synthetic register files, owner revisions, events and websites", runFixtures},
 	{"pipeline", "pipeline run: one compile and one publication now", runPipeline},
+	{"keys", "keys create|revoke|list: buyer keys for the bulk exports and the change feed", runKeys},
 	{"bench", "bench compile: the compile benchmark (three runs on generated data) as a table", runBench},
 }
 
