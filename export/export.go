@@ -218,9 +218,22 @@ func put[T any](x *Exporter, table, country string, row T) error {
 	return pw.(*typed[T]).add(row)
 }
 
-// Add writes an entry's rows from its view (default language) and, for the
-// legal columns, its operator block as the legal notice shows it.
-func (x *Exporter) Add(v *schemas.EntryView, url, mdURL string) error {
+// Rows are one entry's rows in every table.
+type Rows struct {
+	Country   string // the primary location's country: the entry's partition
+	Entry     EntryRow
+	Offerings []OfferingRow
+	Locations []LocationRow // each with its own country in LocationCountry
+	Contacts  []ContactRow
+	Actions   []ActionRow
+	// LocationCountry is each location's country (its partition).
+	LocationCountry []string
+}
+
+// RowsOf makes an entry's rows from its view (default language); the
+// legal columns come from the operator block as the legal notice shows it.
+// The exports and the publication's registry.duckdb both use them.
+func RowsOf(v *schemas.EntryView, url, mdURL string) Rows {
 	country := ""
 	var primary *schemas.LocationView
 	for i := range v.Locations {
@@ -260,18 +273,14 @@ func (x *Exporter) Add(v *schemas.EntryView, url, mdURL string) error {
 			country = op.Address.Country
 		}
 	}
-	if err := put(x, "entries", country, er); err != nil {
-		return err
-	}
+	out := Rows{Country: country, Entry: er}
 	for _, o := range v.Offerings {
 		or := OfferingRow{EntryID: v.ID, OfferingID: o.ID, Kind: string(o.Kind), Name: o.Name, Description: o.Description, Category: o.Category,
 			Audience: string(o.Audience), Language: v.Language}
 		if p := o.Price; p != nil {
 			or.PriceKind, or.PriceAmount, or.PriceMin, or.PriceMax, or.Currency, or.PriceUnit = string(p.Kind), p.Amount, p.Min, p.Max, p.Currency, string(p.Unit)
 		}
-		if err := put(x, "offerings", country, or); err != nil {
-			return err
-		}
+		out.Offerings = append(out.Offerings, or)
 	}
 	for _, l := range v.Locations {
 		lr := LocationRow{EntryID: v.ID, LocationID: l.ID, Name: l.Name, PostalCode: l.Address.PostalCode, Locality: l.Address.Locality,
@@ -290,21 +299,45 @@ func (x *Exporter) Add(v *schemas.EntryView, url, mdURL string) error {
 		if lc == "" {
 			lc = country
 		}
-		if err := put(x, "locations", lc, lr); err != nil {
-			return err
-		}
+		out.Locations = append(out.Locations, lr)
+		out.LocationCountry = append(out.LocationCountry, lc)
 	}
 	for _, c := range v.ContactPoints { // the view holds public ones only
 		cr := ContactRow{EntryID: v.ID, ContactID: c.ID, Name: c.Name, Phone: c.Phone, Email: c.Email, Languages: nonNil(c.Languages), Purposes: []string{}}
 		for _, p := range c.Purposes {
 			cr.Purposes = append(cr.Purposes, string(p))
 		}
-		if err := put(x, "contact_points", "", cr); err != nil {
+		out.Contacts = append(out.Contacts, cr)
+	}
+	for _, a := range v.Actions {
+		out.Actions = append(out.Actions, ActionRow{EntryID: v.ID, ActionID: a.ID, Type: string(a.Type), Name: a.Name, OfferingIDs: nonNil(a.OfferingIDs)})
+	}
+	return out
+}
+
+// Add writes an entry's rows.
+func (x *Exporter) Add(v *schemas.EntryView, url, mdURL string) error {
+	r := RowsOf(v, url, mdURL)
+	if err := put(x, "entries", r.Country, r.Entry); err != nil {
+		return err
+	}
+	for _, o := range r.Offerings {
+		if err := put(x, "offerings", r.Country, o); err != nil {
 			return err
 		}
 	}
-	for _, a := range v.Actions {
-		if err := put(x, "actions", "", ActionRow{EntryID: v.ID, ActionID: a.ID, Type: string(a.Type), Name: a.Name, OfferingIDs: nonNil(a.OfferingIDs)}); err != nil {
+	for i, l := range r.Locations {
+		if err := put(x, "locations", r.LocationCountry[i], l); err != nil {
+			return err
+		}
+	}
+	for _, c := range r.Contacts {
+		if err := put(x, "contact_points", "", c); err != nil {
+			return err
+		}
+	}
+	for _, a := range r.Actions {
+		if err := put(x, "actions", "", a); err != nil {
 			return err
 		}
 	}

@@ -397,6 +397,7 @@ func ReadDocIndex(path string) ([]DocRow, error) {
 // rendered are one entry's documents, ready to append to the pack.
 type rendered struct {
 	e      *schemas.Entry
+	tables export.Rows // its rows in the registry's tables
 	row    *EntryRow
 	docs   []DocRow // offsets relative to the entry's first byte
 	bodies [][]byte
@@ -556,6 +557,9 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 	langs := entryLanguages(e)
 	for _, lang := range langs {
 		r := render.RenderLanguage(e, lang, s)
+		if lang == e.DefaultLanguage {
+			out.tables = export.RowsOf(&r.EntryView, render.HTMLPageURL(s, e, lang), render.MarkdownURL(s, e, lang))
+		}
 		add(KindMarkdown, lang, urlPath(render.MarkdownURL(s, e, lang)), "text/markdown; charset=utf-8", r.Markdown)
 		add(KindHTML, lang, urlPath(render.HTMLPageURL(s, e, lang)), "text/html; charset=utf-8", r.HTML)
 		add(KindView, lang, "/v1/entries/"+e.ID, "application/json", r.View)
@@ -639,7 +643,7 @@ func (p *publisher) append(r *rendered, db *registryDB) error {
 	p.rep.Rendered++
 	p.rep.Documents += int64(len(r.docs))
 	p.rep.Entries++
-	return db.entry(r.e, r.row, r.docs)
+	return db.entry(r.e, r.row, r.docs, &r.tables)
 }
 
 // writeFeed numbers the changes since the previous publication and writes
@@ -999,8 +1003,12 @@ type registryDB struct {
 	db      *sql.DB
 	conn    *sql.Conn
 	entries *duckdb.Appender
+	more    map[string]*duckdb.Appender // the per-entry tables
 	reused  []string
 }
+
+// entryTables are the tables with rows per entry besides entries.
+var entryTables = []string{"offerings", "locations", "contact_points", "actions"}
 
 var registrySQL = []string{
 	`CREATE TABLE entries (
@@ -1013,6 +1021,19 @@ var registrySQL = []string{
 	`COMMENT ON COLUMN entries.summary IS 'The summary in the default language.'`,
 	`COMMENT ON COLUMN entries.locality IS 'Town of the primary location (locality level for people and locality-only addresses: never a street).'`,
 	`COMMENT ON COLUMN entries.verified_hosts IS 'Domains verified for the entry, grace period included: the by-domain lookup.'`,
+	`COMMENT ON COLUMN entries.md_bytes IS 'Size of the default-language markdown (its token estimate is a quarter of it).'`,
+	`CREATE TABLE offerings (entry_id VARCHAR NOT NULL, offering_id VARCHAR NOT NULL, kind VARCHAR, name VARCHAR, description VARCHAR, category VARCHAR,
+		audience VARCHAR, price_kind VARCHAR, price_amount VARCHAR, price_min VARCHAR, price_max VARCHAR, currency VARCHAR, price_unit VARCHAR, language VARCHAR)`,
+	`COMMENT ON TABLE offerings IS 'Offerings of the listed entries, text in the entry''s default language (language); prices as decimal strings with two decimals.'`,
+	`CREATE TABLE locations (entry_id VARCHAR NOT NULL, location_id VARCHAR NOT NULL, name VARCHAR, street VARCHAR, postal_code VARCHAR, locality VARCHAR,
+		region VARCHAR, address_display VARCHAR, lat DOUBLE, lon DOUBLE, time_zone VARCHAR, hours VARCHAR)`,
+	`COMMENT ON TABLE locations IS 'Locations with their opening hours (hours: JSON text with the weekly hours and dated exceptions as the view shows them; query it with hours::JSON). A locality-only location has no street and no point (I15).'`,
+	`CREATE TABLE contact_points (entry_id VARCHAR NOT NULL, contact_id VARCHAR NOT NULL, name VARCHAR, purposes VARCHAR[], phone VARCHAR, email VARCHAR, languages VARCHAR[])`,
+	`COMMENT ON TABLE contact_points IS 'Public contact points only; private ones never leave the pipeline.'`,
+	`CREATE TABLE actions (entry_id VARCHAR NOT NULL, action_id VARCHAR NOT NULL, type VARCHAR, name VARCHAR, offering_ids VARCHAR[])`,
+	`COMMENT ON TABLE actions IS 'Actions an agent can start for the entry (request_quote, book, ...).'`,
+	`CREATE TABLE categories (code VARCHAR NOT NULL, sector VARCHAR, schema_type VARCHAR, nace VARCHAR[], labels VARCHAR, terms VARCHAR)`,
+	`COMMENT ON TABLE categories IS 'The category taxonomy: labels and everyday words (OpenStreetMap presets) by language, as JSON text: objects keyed by language (query them with labels::JSON, terms::JSON).'`,
 }
 
 func newRegistryDB(path string) (*registryDB, error) {
@@ -1032,15 +1053,75 @@ func newRegistryDB(path string) (*registryDB, error) {
 		return nil, err
 	}
 	r := &registryDB{db: db, conn: conn}
-	err = conn.Raw(func(dc any) error {
-		r.entries, err = duckdb.NewAppender(dc.(driver.Conn), "", "main", "entries")
-		return err
-	})
-	if err != nil {
+	if err := r.categories(); err != nil {
+		r.close()
+		return nil, err
+	}
+	if err := r.appenders(); err != nil {
 		r.close()
 		return nil, err
 	}
 	return r, nil
+}
+
+// appenders opens the Appenders of the per-entry tables.
+func (r *registryDB) appenders() error {
+	r.more = map[string]*duckdb.Appender{}
+	return r.conn.Raw(func(dc any) error {
+		var err error
+		if r.entries, err = duckdb.NewAppender(dc.(driver.Conn), "", "main", "entries"); err != nil {
+			return err
+		}
+		for _, t := range entryTables {
+			if r.more[t], err = duckdb.NewAppender(dc.(driver.Conn), "", "main", t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// categories writes the taxonomy.
+func (r *registryDB) categories() error {
+	tax := taxonomy.Default()
+	var rows [][]driver.Value
+	for _, c := range tax.Categories() {
+		labels, _ := json.Marshal(tax.Labels(c.Code))
+		terms, _ := json.Marshal(tax.Terms(c.Code))
+		rows = append(rows, []driver.Value{c.Code, c.Sector, nullable(c.SchemaType), strList(c.NACE), string(labels), string(terms)})
+	}
+	return appendRows(r.conn, "", "categories", rows)
+}
+
+// tables appends an entry's rows in the per-entry tables.
+func (r *registryDB) tables(t *export.Rows) error {
+	for _, o := range t.Offerings {
+		if err := r.more["offerings"].AppendRow(o.EntryID, o.OfferingID, o.Kind, o.Name, nullable(o.Description), nullable(o.Category), nullable(o.Audience),
+			nullable(o.PriceKind), nullable(o.PriceAmount), nullable(o.PriceMin), nullable(o.PriceMax), nullable(o.Currency), nullable(o.PriceUnit), o.Language); err != nil {
+			return err
+		}
+	}
+	for _, l := range t.Locations {
+		var lat, lon driver.Value
+		if l.AddressDisplay == string(schemas.DisplayFull) && (l.Lat != 0 || l.Lon != 0) {
+			lat, lon = l.Lat, l.Lon
+		}
+		if err := r.more["locations"].AppendRow(l.EntryID, l.LocationID, nullable(l.Name), nullable(l.Street), nullable(l.PostalCode), nullable(l.Locality),
+			nullable(l.Region), l.AddressDisplay, lat, lon, nullable(l.TimeZone), nullable(l.Hours)); err != nil {
+			return err
+		}
+	}
+	for _, c := range t.Contacts {
+		if err := r.more["contact_points"].AppendRow(c.EntryID, c.ContactID, c.Name, c.Purposes, nullable(c.Phone), nullable(c.Email), c.Languages); err != nil {
+			return err
+		}
+	}
+	for _, a := range t.Actions {
+		if err := r.more["actions"].AppendRow(a.EntryID, a.ActionID, a.Type, a.Name, a.OfferingIDs); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func nullable(s string) driver.Value {
@@ -1058,7 +1139,10 @@ func strList(s []string) []string {
 }
 
 // entry appends a rendered entry's row.
-func (r *registryDB) entry(e *schemas.Entry, row *EntryRow, docs []DocRow) error {
+func (r *registryDB) entry(e *schemas.Entry, row *EntryRow, docs []DocRow, t *export.Rows) error {
+	if err := r.tables(t); err != nil {
+		return err
+	}
 	var locality, postal, country string
 	var lat, lon driver.Value
 	if len(e.Locations) > 0 {
@@ -1130,15 +1214,13 @@ func copyRegistryDB(src, dst string, changed map[string]*EntryRow) (*registryDB,
 		r.close()
 		return nil, err
 	}
-	if _, err := conn.ExecContext(ctx, `DELETE FROM entries WHERE entry_id IN (SELECT entry_id FROM temp.changed)`); err != nil {
-		r.close()
-		return nil, err
+	for _, t := range append([]string{"entries"}, entryTables...) {
+		if _, err := conn.ExecContext(ctx, `DELETE FROM `+t+` WHERE entry_id IN (SELECT entry_id FROM temp.changed)`); err != nil {
+			r.close()
+			return nil, err
+		}
 	}
-	err = conn.Raw(func(dc any) error {
-		r.entries, err = duckdb.NewAppender(dc.(driver.Conn), "", "main", "entries")
-		return err
-	})
-	if err != nil {
+	if err := r.appenders(); err != nil {
 		r.close()
 		return nil, err
 	}
@@ -1158,7 +1240,7 @@ func (r *registryDB) copyReused(prevDB string) error {
 		return nil
 	}
 	ctx := context.Background()
-	if err := r.entries.Flush(); err != nil {
+	if err := r.flush(); err != nil {
 		return err
 	}
 	if _, err := r.conn.ExecContext(ctx, `CREATE TEMP TABLE reused (entry_id VARCHAR)`); err != nil {
@@ -1171,11 +1253,11 @@ func (r *registryDB) copyReused(prevDB string) error {
 	if err := appendRows(r.conn, "temp", "reused", rows); err != nil {
 		return err
 	}
-	stmts := []string{
-		`ATTACH ` + sqlString(prevDB) + ` AS prev (READ_ONLY)`,
-		`INSERT INTO entries SELECT p.* FROM prev.entries p JOIN temp.reused USING (entry_id)`,
-		`DETACH prev`,
+	stmts := []string{`ATTACH ` + sqlString(prevDB) + ` AS prev (READ_ONLY)`}
+	for _, t := range append([]string{"entries"}, entryTables...) {
+		stmts = append(stmts, `INSERT INTO `+t+` SELECT p.* FROM prev.`+t+` p JOIN temp.reused USING (entry_id)`)
 	}
+	stmts = append(stmts, `DETACH prev`)
 	for _, q := range stmts {
 		if _, err := r.conn.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("registry.duckdb: %w", err)
@@ -1187,7 +1269,7 @@ func (r *registryDB) copyReused(prevDB string) error {
 // published lists the listed entries for the registry-level files, sorted
 // by slug, with their default-language markdown's token estimate.
 func (r *registryDB) published() ([]render.Published, error) {
-	if err := r.entries.Flush(); err != nil {
+	if err := r.flush(); err != nil {
 		return nil, err
 	}
 	rs, err := r.conn.QueryContext(context.Background(), `SELECT entry_id, slug, coalesce(name, ''), languages, categories, last_modified, coalesce(md_bytes, 0) FROM entries WHERE listed AND status <> 'removed' ORDER BY slug`)
@@ -1216,11 +1298,30 @@ func (r *registryDB) removed(row *EntryRow) error {
 		nil, []string{}, int32(row.Revision), nil, row.UpdatedAt, nil, row.RemovedAt, nullable(row.RemovedReason), nil)
 }
 
+// flush writes what the Appenders hold.
+func (r *registryDB) flush() error {
+	if err := r.entries.Flush(); err != nil {
+		return err
+	}
+	for _, a := range r.more {
+		if err := a.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (r *registryDB) finish() error {
 	if err := r.entries.Close(); err != nil {
 		return err
 	}
 	r.entries = nil
+	for t, a := range r.more {
+		if err := a.Close(); err != nil {
+			return err
+		}
+		delete(r.more, t)
+	}
 	if _, err := r.conn.ExecContext(context.Background(), `CHECKPOINT`); err != nil {
 		return err
 	}
@@ -1230,6 +1331,9 @@ func (r *registryDB) finish() error {
 func (r *registryDB) close() {
 	if r.entries != nil {
 		r.entries.Close()
+	}
+	for _, a := range r.more {
+		a.Close()
 	}
 	if r.conn != nil {
 		r.conn.Close()

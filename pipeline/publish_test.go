@@ -144,6 +144,15 @@ func TestPublish_Examples(t *testing.T) {
 		slug != "holzwerk-krause" || etag != hkDoc.ETag || len(hosts) == 0 {
 		t.Fatalf("Holzwerk Krause row: %s %s %v %v", slug, etag, hosts, err)
 	}
+	var offerings, locs, cats, tables int
+	var hours string
+	if err := reg.QueryRow(`SELECT (SELECT count(*) FROM offerings WHERE entry_id = 'ent_01k8r2m5n7p9q3s4t6v8w0x2yz'),
+		(SELECT count(*) FROM locations), (SELECT count(*) FROM categories),
+		(SELECT count(*) FROM duckdb_tables() WHERE comment IS NOT NULL),
+		(SELECT hours::VARCHAR FROM locations WHERE entry_id = 'ent_01k8r2m5n7p9q3s4t6v8w0x2yz' LIMIT 1)`).Scan(&offerings, &locs, &cats, &tables, &hours); err != nil ||
+		offerings != 4 || locs < 80 || cats < 300 || tables != 6 || !strings.Contains(hours, `"opens"`) {
+		t.Fatalf("registry tables: %d offerings, %d locations, %d categories, %d commented tables, hours %q, %v", offerings, locs, cats, tables, hours, err)
+	}
 	reg.Close()
 
 	// Again, nothing changed: every entry copied, same bytes, same ETags.
@@ -172,6 +181,10 @@ func TestPublish_Examples(t *testing.T) {
 	reg2 := openRegistry(t, pub2)
 	if err := reg2.QueryRow(`SELECT count(*) FROM entries`).Scan(&n); err != nil || int64(n) != rep.Entries {
 		t.Fatalf("registry entries after copying: %d %v", n, err)
+	}
+	var locs2 int
+	if err := reg2.QueryRow(`SELECT count(*) FROM locations`).Scan(&locs2); err != nil || locs2 != locs {
+		t.Fatalf("registry locations after copying: %d, first %d (%v)", locs2, locs, err)
 	}
 	reg2.Close()
 	if _, err := VerifyPublication(pub); err != nil {

@@ -1,6 +1,10 @@
 package render
 
-import "github.com/daawid/registry/schemas"
+import (
+	"encoding/json"
+
+	"github.com/daawid/registry/schemas"
+)
 
 // Format is one projection of an entry: a table row, not a switch (STYLE 4).
 // Render is pure: (revision, language, site) in, bytes out. Sections
@@ -58,6 +62,9 @@ func FormatByName(name string) (Format, bool) {
 // The markdown and the HTML are written from one intermediate document.
 type Rendered struct {
 	Markdown, HTML, View []byte
+	// EntryView is the view the View bytes encode (the publication's
+	// tables are made from it).
+	EntryView schemas.EntryView
 }
 
 // RenderLanguage renders the per-language projections of a revision at
@@ -65,10 +72,16 @@ type Rendered struct {
 func RenderLanguage(e *schemas.Entry, lang string, site Site) Rendered {
 	b := &builder{e: e, lang: lang, site: site}
 	d := b.document(nil)
+	v := View(e, lang, site, nil)
+	vb, err := json.Marshal(v)
+	if err != nil {
+		panic("render: EntryView does not marshal: " + err.Error())
+	}
 	return Rendered{
-		Markdown: writeMarkdown(b, d),
-		HTML:     writeHTML(b, d),
-		View:     ViewJSON(e, lang, site, nil),
+		Markdown:  writeMarkdown(b, d),
+		HTML:      writeHTML(b, d),
+		View:      append(vb, '\n'),
+		EntryView: v,
 	}
 }
 
