@@ -20,6 +20,7 @@ var commands = []command{
 	{"validate", "check entries and print every mistake with its path", runValidate},
 	{"compile", "compile entries from registers, websites, owner revisions and events into the state", runCompile},
 	{"fixtures", "fixtures generate: write synthetic register files, owner revisions, events and websites", runFixtures},
+	{"publish", "publish the state's current entries (full, or --delta over the current publication)", runPublish},
 	{"pipeline", "pipeline run: one compile and one publication now", runPipeline},
 	{"keys", "keys create|revoke|list: buyer keys for the bulk exports and the change feed", runKeys},
 	{"bench", "bench compile: the compile benchmark (three runs on generated data) as a table", runBench},
