@@ -8,6 +8,7 @@ import (
 	"database/sql/driver"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"github.com/daawid/registry/export"
@@ -497,8 +498,7 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 	if err := p.writeFeed(dir); err != nil {
 		return fmt.Errorf("change feed: %w", err)
 	}
-	pubs, err := db.published()
-	if err != nil {
+	if err := db.flush(); err != nil {
 		return err
 	}
 	// The counts are the publication's, not only this run's (a delta
@@ -506,7 +506,7 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 	if err := db.conn.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE status <> 'removed'), count(*) FILTER (WHERE status = 'removed') FROM entries`).Scan(&p.rep.Entries, &p.rep.Removed); err != nil {
 		return err
 	}
-	if err := p.siteFiles(pubs); err != nil {
+	if err := p.siteFiles(db); err != nil {
 		return err
 	}
 	if err := p.pack.Sync(); err != nil {
@@ -710,41 +710,56 @@ func (p *publisher) previousStates() (map[string]feeds.State, error) {
 	return out, rs.Err()
 }
 
-// siteFiles appends the registry-level files (§5, AWP) to the pack.
-func (p *publisher) siteFiles(pubs []render.Published) error {
+// siteFiles appends the registry-level files (§5, AWP) to the pack. The
+// sitemaps and the content structure are made by DuckDB from the
+// registry's entries table: a million rows never pass through Go one by
+// one.
+func (p *publisher) siteFiles(db *registryDB) error {
 	s := p.cfg.Site
-	sitemap, parts := render.Sitemaps(s, pubs, 0)
+	lines, lastmods, err := db.sitemapLines(s, render.SitemapLimit)
+	if err != nil {
+		return fmt.Errorf("sitemaps: %w", err)
+	}
 	tax := taxonomy.Default()
-	files := []struct {
+	sections, err := db.structure(func(sector string) string { return tax.Label(sector, "en") })
+	if err != nil {
+		return fmt.Errorf("structure: %w", err)
+	}
+	listed := 0
+	for _, sec := range sections {
+		listed += sec.Pages
+	}
+	type file struct {
 		path, media string
 		body        []byte
-	}{
+	}
+	var sitemaps []file
+	if len(lines) <= 1 {
+		joined := ""
+		if len(lines) == 1 {
+			joined = lines[0]
+		}
+		sitemaps = append(sitemaps, file{"/sitemap.xml", "application/xml", render.SitemapURLSet(joined)})
+	} else {
+		names := make([]string, len(lines))
+		for i := range lines {
+			names[i] = fmt.Sprintf("sitemap-%d.xml", i+1)
+			sitemaps = append(sitemaps, file{"/sitemaps/" + names[i], "application/xml", render.SitemapURLSet(lines[i])})
+		}
+		sitemaps = append([]file{{"/sitemap.xml", "application/xml", render.SitemapIndex(s, names, lastmods)}}, sitemaps...)
+	}
+	files := []file{
 		{"/llms.txt", "text/plain; charset=utf-8", render.LLMSTxt(s)},
 		{"/robots.txt", "text/plain; charset=utf-8", render.RobotsTxt(s)},
-		{"/sitemap.xml", "application/xml", sitemap},
 		{"/mcp/server-card", render.ServerCardMediaType, render.ServerCard(s)},
 		{"/.well-known/ai-catalog.json", render.AICatalogMediaType, render.AICatalog(s)},
 		{"/.well-known/agentic-web-protocol.json", "application/json", render.AWPDiscovery(s, p.now)},
-		{"/awp/manifest.json", "application/json", render.AWPManifest(s, p.now, len(pubs))},
-		{"/awp/content/structure.json", "application/json", render.AWPStructure(s, p.now, pubs, func(code string) (string, string) {
-			sector := strings.SplitN(code, ".", 2)[0]
-			return sector, tax.Label(sector, "en")
-		})},
+		{"/awp/manifest.json", "application/json", render.AWPManifest(s, p.now, listed)},
+		{"/awp/content/structure.json", "application/json", render.AWPStructureOf(p.now, sections)},
 		{"/awp/mcp/mcp.json", "application/json", render.AWPMCP(s)},
 		{"/awp/content/feeds/updates.json", "application/json", p.updates()},
 	}
-	names := make([]string, 0, len(parts))
-	for n := range parts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		files = append(files, struct {
-			path, media string
-			body        []byte
-		}{"/sitemaps/" + n, "application/xml", parts[n]})
-	}
-	for _, f := range files {
+	for _, f := range append(files, sitemaps...) {
 		sum := sha256.Sum256(f.body)
 		p.docs = append(p.docs, DocRow{Kind: KindSite, Path: f.path, Pack: ownPack(p.rep.ID), Offset: p.offset, Length: int64(len(f.body)), MediaType: f.media,
 			ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now})
@@ -1266,30 +1281,88 @@ func (r *registryDB) copyReused(prevDB string) error {
 	return nil
 }
 
-// published lists the listed entries for the registry-level files, sorted
-// by slug, with their default-language markdown's token estimate.
-func (r *registryDB) published() ([]render.Published, error) {
-	if err := r.flush(); err != nil {
+// sitemapLines makes the sitemap lines of every listed entry's pages (its
+// default language first), in slug order, in parts of at most limit URLs,
+// with each part's newest lastmod. Slugs and language codes need no XML
+// escaping ([a-z0-9-]); the base URL is escaped here.
+func (r *registryDB) sitemapLines(s render.Site, limit int) ([]string, []time.Time, error) {
+	var base strings.Builder
+	xml.EscapeText(&base, []byte(s.BaseURL))
+	q := `WITH urls AS (
+			SELECT slug, i, languages[i] AS lang, last_modified FROM (
+				SELECT slug, languages, last_modified, unnest(generate_series(1, len(languages))) AS i
+				FROM entries WHERE listed AND status <> 'removed')),
+		numbered AS (SELECT *, (row_number() OVER (ORDER BY slug, i) - 1) // ? AS part FROM urls)
+		SELECT part, string_agg('<url><loc>' || ? || '/' || slug || CASE WHEN i > 1 THEN '/' || lang ELSE '' END ||
+			'</loc><lastmod>' || strftime(last_modified, '%Y-%m-%dT%H:%M:%SZ') || '</lastmod></url>' || chr(10), '' ORDER BY slug, i),
+			max(last_modified)
+		FROM numbered GROUP BY part ORDER BY part`
+	rs, err := r.conn.QueryContext(context.Background(), q, limit, base.String())
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rs.Close()
+	var lines []string
+	var lastmods []time.Time
+	for rs.Next() {
+		var part int
+		var line string
+		var last time.Time
+		if err := rs.Scan(&part, &line, &last); err != nil {
+			return nil, nil, err
+		}
+		lines, lastmods = append(lines, line), append(lastmods, last.UTC())
+	}
+	return lines, lastmods, rs.Err()
+}
+
+// structure makes the sections of the AWP content structure: one per
+// sector of the entries' first category, with every page's token estimate
+// counted and the first StructurePagesMax pages by slug listed.
+func (r *registryDB) structure(title func(sector string) string) ([]render.StructureSection, error) {
+	ctx := context.Background()
+	const sectorSQL = `coalesce(nullif(split_part(categories[1], '.', 1), ''), 'other')`
+	rs, err := r.conn.QueryContext(ctx, `SELECT `+sectorSQL+` AS sector, count(*), coalesce(sum((coalesce(md_bytes, 0) + 3) // 4), 0)
+		FROM entries WHERE listed AND status <> 'removed' GROUP BY ALL ORDER BY sector`)
+	if err != nil {
 		return nil, err
 	}
-	rs, err := r.conn.QueryContext(context.Background(), `SELECT entry_id, slug, coalesce(name, ''), languages, categories, last_modified, coalesce(md_bytes, 0) FROM entries WHERE listed AND status <> 'removed' ORDER BY slug`)
+	var secs []render.StructureSection
+	index := map[string]int{}
+	for rs.Next() {
+		var sec render.StructureSection
+		if err := rs.Scan(&sec.ID, &sec.Pages, &sec.Tokens); err != nil {
+			rs.Close()
+			return nil, err
+		}
+		sec.Title = "Other"
+		if sec.ID != "other" {
+			sec.Title = title(sec.ID)
+		}
+		index[sec.ID] = len(secs)
+		secs = append(secs, sec)
+	}
+	rs.Close()
+	rs, err = r.conn.QueryContext(ctx, `SELECT sector, name, slug, tokens, categories FROM (
+			SELECT `+sectorSQL+` AS sector, coalesce(name, '') AS name, slug, (coalesce(md_bytes, 0) + 3) // 4 AS tokens, categories,
+				row_number() OVER (PARTITION BY `+sectorSQL+` ORDER BY slug) AS n
+			FROM entries WHERE listed AND status <> 'removed')
+		WHERE n <= ? ORDER BY sector, slug`, render.StructurePagesMax)
 	if err != nil {
 		return nil, err
 	}
 	defer rs.Close()
-	var out []render.Published
 	for rs.Next() {
-		var p render.Published
-		var langs, cats duckdb.Composite[[]string]
-		var md int64
-		if err := rs.Scan(&p.ID, &p.Slug, &p.Name, &langs, &cats, &p.Modified, &md); err != nil {
+		var sector, name, slug string
+		var tokens int
+		var cats duckdb.Composite[[]string]
+		if err := rs.Scan(&sector, &name, &slug, &tokens, &cats); err != nil {
 			return nil, err
 		}
-		p.Languages, p.Categories, p.Listed = langs.Get(), cats.Get(), true
-		p.Tokens = int((md + 3) / 4)
-		out = append(out, p)
+		sec := &secs[index[sector]]
+		sec.List = append(sec.List, render.StructurePage{Title: name, Path: "/" + slug + ".md", Tokens: tokens, Tags: cats.Get()})
 	}
-	return out, rs.Err()
+	return secs, rs.Err()
 }
 
 // removed appends a removed entry's row.

@@ -153,6 +153,21 @@ func TestPublish_Examples(t *testing.T) {
 		offerings != 4 || locs < 80 || cats < 300 || tables != 6 || !strings.Contains(hours, `"opens"`) {
 		t.Fatalf("registry tables: %d offerings, %d locations, %d categories, %d commented tables, hours %q, %v", offerings, locs, cats, tables, hours, err)
 	}
+	// The sitemap and the content structure DuckDB made equal what the
+	// renderers make from the same entries.
+	pubs := listedEntries(t, reg)
+	wantMap, _ := render.Sitemaps(site, pubs, 0)
+	if got, _ := doc(t, pub, "/sitemap.xml"); !bytes.Equal(got, wantMap) {
+		t.Errorf("sitemap from DuckDB differs from render.Sitemaps:\n%s\n---\n%s", got, wantMap)
+	}
+	tax := taxonomy.Default()
+	wantSt := render.AWPStructure(site, time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC), pubs, func(code string) (string, string) {
+		sector := strings.SplitN(code, ".", 2)[0]
+		return sector, tax.Label(sector, "en")
+	})
+	if got, _ := doc(t, pub, "/awp/content/structure.json"); !bytes.Equal(got, wantSt) {
+		t.Errorf("structure from DuckDB differs from render.AWPStructure")
+	}
 	reg.Close()
 
 	// Again, nothing changed: every entry copied, same bytes, same ETags.
@@ -498,4 +513,33 @@ func TestPublish_DeltaAndCompaction(t *testing.T) {
 	if _, err := VerifyPublication(pub1); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// listedEntries reads a publication's listed entries as the renderers of
+// the registry-level files take them, sorted by slug.
+func listedEntries(t *testing.T, reg *sql.DB) []render.Published {
+	t.Helper()
+	rs, err := reg.Query(`SELECT entry_id, slug, coalesce(name, ''), languages, categories, last_modified, coalesce(md_bytes, 0) FROM entries WHERE listed AND status <> 'removed' ORDER BY slug`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	var out []render.Published
+	for rs.Next() {
+		var p render.Published
+		var langs, cats []any
+		var md int64
+		if err := rs.Scan(&p.ID, &p.Slug, &p.Name, &langs, &cats, &p.Modified, &md); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range langs {
+			p.Languages = append(p.Languages, l.(string))
+		}
+		for _, c := range cats {
+			p.Categories = append(p.Categories, c.(string))
+		}
+		p.Listed, p.Tokens, p.Modified = true, int((md+3)/4), p.Modified.UTC()
+		out = append(out, p)
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -28,9 +29,15 @@ type Archive struct {
 
 // OpenArchive loads a folder of *.txtar sites and starts its server.
 func OpenArchive(dir string, timeout time.Duration) (*Archive, error) {
-	sites, err := sitearchive.Load(os.DirFS(dir), ".")
+	return OpenArchiveFS(os.DirFS(dir), dir, timeout)
+}
+
+// OpenArchiveFS is OpenArchive over a file system (the embedded archive
+// of the demo); name is for errors.
+func OpenArchiveFS(fsys fs.FS, name string, timeout time.Duration) (*Archive, error) {
+	sites, err := sitearchive.Load(fsys, ".")
 	if err != nil {
-		return nil, fmt.Errorf("websites %s: %w", dir, err)
+		return nil, fmt.Errorf("websites %s: %w", name, err)
 	}
 	srv, err := sitearchive.Start(sites)
 	if err != nil {

@@ -139,19 +139,32 @@ func AWPManifest(s Site, updated time.Time, entries int) []byte {
 	return indentJSON(m)
 }
 
+// StructurePagesMax is how many pages a section of the content structure
+// lists (the first by slug); a section says how many it has in all, and
+// the sitemap lists every page (decision D58).
+const StructurePagesMax = 1000
+
+// StructureSection is one section of the content structure.
+type StructureSection struct {
+	ID, Title string
+	Tokens    int // of every page of the section
+	Pages     int // every page of the section
+	List      []StructurePage
+}
+
+// StructurePage is one listed page of a section.
+type StructurePage struct {
+	Title, Path string
+	Tokens      int
+	Tags        []string
+}
+
 // AWPStructure is /awp/content/structure.json (AWP-27 to AWP-30): the
 // listed entries as pages, in one section per category sector, each page
 // with its markdown's token estimate. entries must be sorted by slug.
 func AWPStructure(s Site, generated time.Time, entries []Published, sectorOf func(category string) (id, title string)) []byte {
-	type page = ordered
-	type section struct {
-		id, title string
-		tokens    int
-		pages     []any
-	}
-	bySector := map[string]*section{}
+	bySector := map[string]*StructureSection{}
 	var order []string
-	total, pages := 0, 0
 	for _, e := range entries {
 		if !e.Listed {
 			continue
@@ -162,27 +175,41 @@ func AWPStructure(s Site, generated time.Time, entries []Published, sectorOf fun
 		}
 		sec := bySector[id]
 		if sec == nil {
-			sec = &section{id: id, title: title}
+			sec = &StructureSection{ID: id, Title: title}
 			bySector[id] = sec
 			order = append(order, id)
 		}
-		tags := e.Categories
-		if tags == nil {
-			tags = []string{}
+		if len(sec.List) < StructurePagesMax {
+			sec.List = append(sec.List, StructurePage{Title: e.Name, Path: "/" + e.Slug + ".md", Tokens: e.Tokens, Tags: e.Categories})
 		}
-		sec.pages = append(sec.pages, page{{"title", e.Name}, {"path", "/" + e.Slug + ".md"}, {"token_count", e.Tokens}, {"tags", tags}})
-		sec.tokens += e.Tokens
-		total += e.Tokens
-		pages++
+		sec.Tokens += e.Tokens
+		sec.Pages++
 	}
 	sort.Strings(order)
-	var secs []any
+	secs := make([]StructureSection, 0, len(order))
 	for _, id := range order {
-		sec := bySector[id]
-		secs = append(secs, ordered{{"id", sec.id}, {"title", sec.title}, {"token_count", sec.tokens}, {"pages", sec.pages}})
+		secs = append(secs, *bySector[id])
 	}
-	if secs == nil {
-		secs = []any{}
+	return AWPStructureOf(generated, secs)
+}
+
+// AWPStructureOf writes the content structure from its sections, sorted
+// by ID.
+func AWPStructureOf(generated time.Time, sections []StructureSection) []byte {
+	total, pages := 0, 0
+	secs := make([]any, 0, len(sections))
+	for _, sec := range sections {
+		list := make([]any, 0, len(sec.List))
+		for _, p := range sec.List {
+			tags := p.Tags
+			if tags == nil {
+				tags = []string{}
+			}
+			list = append(list, ordered{{"title", p.Title}, {"path", p.Path}, {"token_count", p.Tokens}, {"tags", tags}})
+		}
+		secs = append(secs, ordered{{"id", sec.ID}, {"title", sec.Title}, {"token_count", sec.Tokens}, {"total_pages", sec.Pages}, {"pages", list}})
+		total += sec.Tokens
+		pages += sec.Pages
 	}
 	m := ordered{
 		{"version", "1.0"},
@@ -251,18 +278,44 @@ func jsonString(s string) string {
 // sitemaps.org limit).
 const SitemapLimit = 50_000
 
+// SitemapURL is one line of a sitemap: a page and its lastmod.
+func SitemapURL(loc string, lastmod time.Time) string {
+	var b bytes.Buffer
+	b.WriteString("<url><loc>")
+	xml.EscapeText(&b, []byte(loc))
+	b.WriteString("</loc><lastmod>" + lastmod.UTC().Format(time.RFC3339) + "</lastmod></url>\n")
+	return b.String()
+}
+
+// SitemapURLSet wraps sitemap lines (SitemapURL's) into a sitemap file.
+func SitemapURLSet(lines string) []byte {
+	return []byte(xml.Header + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n" + lines + "</urlset>\n")
+}
+
+// SitemapIndex is the index of sitemap parts, each with its newest
+// lastmod.
+func SitemapIndex(s Site, names []string, lastmods []time.Time) []byte {
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	for i, name := range names {
+		b.WriteString("<sitemap><loc>" + s.BaseURL + "/sitemaps/" + name + "</loc><lastmod>" + lastmods[i].UTC().Format(time.RFC3339) + "</lastmod></sitemap>\n")
+	}
+	b.WriteString("</sitemapindex>\n")
+	return b.Bytes()
+}
+
 // Sitemaps are sitemap.xml and, past SitemapLimit URLs, the parts it
 // indexes (sitemap-1.xml, …, under /sitemaps/). Only listed entries
-// appear (PRIV, HTTP: unlisted entries are absent from sitemaps), each
-// with its page in every language and lastmod. entries must be sorted by
-// slug. The parts are returned by name; an empty map when one file holds
-// everything.
+// appear (unlisted entries are absent from sitemaps), each with its page
+// in every language and lastmod. entries must be sorted by slug. The parts
+// are returned by name; an empty map when one file holds everything.
 func Sitemaps(s Site, entries []Published, limit int) (index []byte, parts map[string][]byte) {
 	if limit <= 0 {
 		limit = SitemapLimit
 	}
 	type u struct {
-		loc     string
+		line    string
 		lastmod time.Time
 	}
 	var urls []u
@@ -275,42 +328,35 @@ func Sitemaps(s Site, entries []Published, limit int) (index []byte, parts map[s
 			if i > 0 {
 				loc += "/" + l
 			}
-			urls = append(urls, u{loc, e.Modified})
+			urls = append(urls, u{SitemapURL(loc, e.Modified), e.Modified})
 		}
 	}
-	write := func(list []u) []byte {
-		var b bytes.Buffer
-		b.WriteString(xml.Header)
-		b.WriteString(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	join := func(list []u) string {
+		var b strings.Builder
 		for _, x := range list {
-			b.WriteString("<url><loc>")
-			xml.EscapeText(&b, []byte(x.loc))
-			b.WriteString("</loc><lastmod>" + x.lastmod.UTC().Format(time.RFC3339) + "</lastmod></url>\n")
+			b.WriteString(x.line)
 		}
-		b.WriteString("</urlset>\n")
-		return b.Bytes()
+		return b.String()
 	}
 	parts = map[string][]byte{}
 	if len(urls) <= limit {
-		return write(urls), parts
+		return SitemapURLSet(join(urls)), parts
 	}
-	var b bytes.Buffer
-	b.WriteString(xml.Header)
-	b.WriteString(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+	var names []string
+	var lastmods []time.Time
 	for i := 0; i*limit < len(urls); i++ {
 		part := urls[i*limit : min((i+1)*limit, len(urls))]
 		name := fmt.Sprintf("sitemap-%d.xml", i+1)
-		parts[name] = write(part)
+		parts[name] = SitemapURLSet(join(part))
 		last := part[0].lastmod
 		for _, x := range part {
 			if x.lastmod.After(last) {
 				last = x.lastmod
 			}
 		}
-		b.WriteString("<sitemap><loc>" + s.BaseURL + "/sitemaps/" + name + "</loc><lastmod>" + last.UTC().Format(time.RFC3339) + "</lastmod></sitemap>\n")
+		names, lastmods = append(names, name), append(lastmods, last)
 	}
-	b.WriteString("</sitemapindex>\n")
-	return b.Bytes(), parts
+	return SitemapIndex(s, names, lastmods), parts
 }
 
 // Update is one change the AWP updates file lists.

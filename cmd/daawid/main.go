@@ -16,6 +16,7 @@ type command struct {
 }
 
 var commands = []command{
+	{"demo", "the main job on the embedded default: compile the bundled samples and websites, publish them", runDemo},
 	{"render", "write one projection of an entry to stdout", runRender},
 	{"validate", "check entries and print every mistake with its path", runValidate},
 	{"compile", "compile entries from registers, websites, owner revisions and events into the state", runCompile},

@@ -99,3 +99,25 @@ func fixturePaths(t *testing.T) []string {
 	}
 	return out
 }
+
+// TestDemo_MainJob runs the README's main job on the embedded default: the
+// contract's Holzwerk Krause comes out of its sources, §3.6 byte for byte,
+// in the static tree of a verified publication.
+func TestDemo_MainJob(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCLI("demo", "--dir", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "published 85 entries") {
+		t.Errorf("report: %s", out)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "static", "holzwerk-krause.md"))
+	if err != nil || string(got) != string(fixtures.Spec("holzwerk-krause.de.md")) {
+		t.Errorf("the demo's holzwerk-krause.md differs from §3.6 (%v)", err)
+	}
+	got, err = os.ReadFile(filepath.Join(dir, "static", "schreinerei-beispiel.md"))
+	if err != nil || string(got) != string(fixtures.Spec("schreinerei-beispiel.de.md")) {
+		t.Errorf("the demo's schreinerei-beispiel.md differs from §3.7 (%v)", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -30,6 +31,7 @@ func runPublish(args []string, stdout, stderr io.Writer) int {
 	delta := fs.Bool("delta", false, "publish only what changed, over the current publication")
 	static := fs.String("static", "", "also write the publication as a plain file tree here")
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the publication to this file")
 	if err := fs.Parse(args); err != nil || *state == "" || *out == "" || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: daawid publish --state DIR --out DIR [--site-url URL] [--now RFC3339] [--exports] [--delta] [--static DIR] [--json]")
 		return 2
@@ -56,6 +58,16 @@ func runPublish(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer lock.Unlock()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "daawid publish: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	rep, err := pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Now: now, Log: log,
 		Exports: *exports, Delta: *delta, Static: *static})
