@@ -78,6 +78,9 @@ type PublishConfig struct {
 	// Exports writes the full Parquet bulk exports (the nightly
 	// publication); otherwise the previous publication's are carried over.
 	Exports bool
+	// Progress, when set, is called with the entries done so far (a
+	// progress bar on a terminal).
+	Progress func(done, total int64)
 	// IndexNow receives the changed pages after the publication is
 	// current; its zero value files them in {out}/indexnow/outbox.jsonl.
 	IndexNow feeds.IndexNow
@@ -203,7 +206,7 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	p.delta = cfg.Delta && p.sameRender
 	var rows map[string]*EntryRow
 	if p.delta {
-		rows, err = st.LoadChanged(ctx, filepath.Join(p.prevDir, registryFile))
+		rows, err = st.LoadChanged(ctx, filepath.Join(p.prevDir, registryFile), p.prevManifest.Run)
 	} else {
 		_, rows, err = st.Load()
 	}
@@ -271,6 +274,10 @@ type publisher struct {
 	// change feed.
 	changed []feeds.State
 	feed    []feeds.Change
+	// listingChanged: an entry came, went, or changed its slug or listing,
+	// so a delta makes the sitemaps and the content structure again.
+	listingChanged bool
+	listed         int // listed entries of the publication
 }
 
 // openPrevious reads the current publication's manifest and, for a full
@@ -445,6 +452,7 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 		return err
 	}
 	defer db.close()
+	total := int64(len(live))
 	const chunk = 2048
 	for len(live) > 0 {
 		if err := ctx.Err(); err != nil {
@@ -478,6 +486,9 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 				return err
 			}
 		}
+		if p.cfg.Progress != nil {
+			p.cfg.Progress(p.rep.Rendered+p.rep.Reused, total)
+		}
 	}
 	sort.Slice(removed, func(i, j int) bool { return removed[i].EntryID < removed[j].EntryID })
 	for _, r := range removed {
@@ -503,7 +514,8 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 	}
 	// The counts are the publication's, not only this run's (a delta
 	// renders a few entries of many).
-	if err := db.conn.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE status <> 'removed'), count(*) FILTER (WHERE status = 'removed') FROM entries`).Scan(&p.rep.Entries, &p.rep.Removed); err != nil {
+	if err := db.conn.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE status <> 'removed'), count(*) FILTER (WHERE status = 'removed'),
+		count(*) FILTER (WHERE listed AND status <> 'removed') FROM entries`).Scan(&p.rep.Entries, &p.rep.Removed, &p.listed); err != nil {
 		return err
 	}
 	if err := p.siteFiles(db); err != nil {
@@ -657,6 +669,14 @@ func (p *publisher) writeFeed(dir string) error {
 		return err
 	}
 	p.feed = feeds.Diff(prev, p.changed, p.prevFeed+1, p.now, p.rep.ID)
+	for _, c := range p.changed {
+		was, ok := prev[c.EntryID]
+		if !ok || was.Slug != c.Slug || was.Listed != c.Listed || (was.Status == "removed") != (c.Status == "removed") ||
+			(was.Status == "suspended") != (c.Status == "suspended") {
+			p.listingChanged = true
+			break
+		}
+	}
 	fdir := filepath.Join(dir, feeds.Dir)
 	prevFeedDir := ""
 	if p.prevDir != "" {
@@ -715,7 +735,59 @@ func (p *publisher) previousStates() (map[string]feeds.State, error) {
 // registry's entries table: a million rows never pass through Go one by
 // one.
 func (p *publisher) siteFiles(db *registryDB) error {
+	if p.delta && !p.listingChanged {
+		// Nothing came or went: the sitemaps and the content structure of
+		// the current publication stay (their lastmod and token figures
+		// catch up at the nightly publication; IndexNow has the changed
+		// pages now).
+		kept, err := p.keptSiteFiles()
+		if err != nil {
+			return err
+		}
+		if kept {
+			return p.siteFilesExcept(db, true)
+		}
+	}
+	return p.siteFilesExcept(db, false)
+}
+
+// keptSite reports whether a registry-level file is one a delta keeps.
+func keptSite(path string) bool {
+	return path == "/sitemap.xml" || strings.HasPrefix(path, "/sitemaps/") || path == "/awp/content/structure.json"
+}
+
+// keptSiteFiles carries the current publication's sitemaps and content
+// structure over (their rows point into its pack).
+func (p *publisher) keptSiteFiles() (bool, error) {
+	last := p.prevManifest.Index[len(p.prevManifest.Index)-1]
+	docs, err := ReadDocIndex(filepath.Join(p.prevDir, filepath.FromSlash(last)))
+	if err != nil {
+		return false, err
+	}
+	var kept []DocRow
+	for _, d := range docs {
+		if d.Kind == KindSite && keptSite(d.Path) {
+			kept = append(kept, d)
+		}
+	}
+	if len(kept) == 0 {
+		return false, nil
+	}
+	for _, d := range kept {
+		p.packs[d.Pack] = true
+	}
+	p.docs = append(p.docs, kept...)
+	p.rep.Documents += int64(len(kept))
+	return true, nil
+}
+
+// siteFilesExcept writes the registry-level files, without the sitemaps
+// and the content structure when those were kept.
+func (p *publisher) siteFilesExcept(db *registryDB, keep bool) error {
 	s := p.cfg.Site
+	if keep {
+		return p.writeSiteFiles(nil)
+	}
 	lines, lastmods, err := db.sitemapLines(s, render.SitemapLimit)
 	if err != nil {
 		return fmt.Errorf("sitemaps: %w", err)
@@ -725,41 +797,47 @@ func (p *publisher) siteFiles(db *registryDB) error {
 	if err != nil {
 		return fmt.Errorf("structure: %w", err)
 	}
-	listed := 0
-	for _, sec := range sections {
-		listed += sec.Pages
-	}
-	type file struct {
-		path, media string
-		body        []byte
-	}
-	var sitemaps []file
+	var sitemaps []siteFile
 	if len(lines) <= 1 {
 		joined := ""
 		if len(lines) == 1 {
 			joined = lines[0]
 		}
-		sitemaps = append(sitemaps, file{"/sitemap.xml", "application/xml", render.SitemapURLSet(joined)})
+		sitemaps = append(sitemaps, siteFile{"/sitemap.xml", "application/xml", render.SitemapURLSet(joined)})
 	} else {
 		names := make([]string, len(lines))
 		for i := range lines {
 			names[i] = fmt.Sprintf("sitemap-%d.xml", i+1)
-			sitemaps = append(sitemaps, file{"/sitemaps/" + names[i], "application/xml", render.SitemapURLSet(lines[i])})
+			sitemaps = append(sitemaps, siteFile{"/sitemaps/" + names[i], "application/xml", render.SitemapURLSet(lines[i])})
 		}
-		sitemaps = append([]file{{"/sitemap.xml", "application/xml", render.SitemapIndex(s, names, lastmods)}}, sitemaps...)
+		sitemaps = append([]siteFile{{"/sitemap.xml", "application/xml", render.SitemapIndex(s, names, lastmods)}}, sitemaps...)
 	}
-	files := []file{
+	sitemaps = append(sitemaps, siteFile{"/awp/content/structure.json", "application/json", render.AWPStructureOf(p.now, sections)})
+	return p.writeSiteFiles(sitemaps)
+}
+
+type siteFile struct {
+	path, media string
+	body        []byte
+}
+
+// writeSiteFiles writes the registry-level files that are made every time,
+// and extra ones, into the pack.
+func (p *publisher) writeSiteFiles(extra []siteFile) error {
+	s := p.cfg.Site
+	listed := p.listed
+	files := []siteFile{
 		{"/llms.txt", "text/plain; charset=utf-8", render.LLMSTxt(s)},
 		{"/robots.txt", "text/plain; charset=utf-8", render.RobotsTxt(s)},
 		{"/mcp/server-card", render.ServerCardMediaType, render.ServerCard(s)},
 		{"/.well-known/ai-catalog.json", render.AICatalogMediaType, render.AICatalog(s)},
 		{"/.well-known/agentic-web-protocol.json", "application/json", render.AWPDiscovery(s, p.now)},
 		{"/awp/manifest.json", "application/json", render.AWPManifest(s, p.now, listed)},
-		{"/awp/content/structure.json", "application/json", render.AWPStructureOf(p.now, sections)},
 		{"/awp/mcp/mcp.json", "application/json", render.AWPMCP(s)},
+		{"/awp/api/tools/functions.json", "application/json", render.AWPFunctions(s, schemas.ReadTools())},
 		{"/awp/content/feeds/updates.json", "application/json", p.updates()},
 	}
-	for _, f := range append(files, sitemaps...) {
+	for _, f := range append(files, extra...) {
 		sum := sha256.Sum256(f.body)
 		p.docs = append(p.docs, DocRow{Kind: KindSite, Path: f.path, Pack: ownPack(p.rep.ID), Offset: p.offset, Length: int64(len(f.body)), MediaType: f.media,
 			ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now})

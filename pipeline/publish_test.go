@@ -125,6 +125,9 @@ func TestPublish_Examples(t *testing.T) {
 	if sm, _ := doc(t, pub, "/sitemap.xml"); !bytes.Contains(sm, []byte("<loc>https://daawid.example/holzwerk-krause</loc>")) {
 		t.Errorf("sitemap lacks Holzwerk Krause:\n%s", sm)
 	}
+	if fn, _ := doc(t, pub, "/awp/api/tools/functions.json"); !bytes.Contains(fn, []byte(`"name": "get_entry_sections"`)) || !bytes.Contains(fn, []byte(`"parameters"`)) {
+		t.Errorf("functions.json lacks the read tools")
+	}
 	if st, _ := doc(t, pub, "/awp/content/structure.json"); !bytes.Contains(st, []byte(`"path": "/holzwerk-krause.md"`)) {
 		t.Errorf("structure.json lacks Holzwerk Krause")
 	}
@@ -466,6 +469,9 @@ func TestPublish_DeltaAndCompaction(t *testing.T) {
 	}
 	if sb2, d := doc(t, pub2, "/schreinerei-beispiel.md"); !bytes.Equal(sb1, sb2) || d.Pack == ownPack(delta.ID) {
 		t.Errorf("an unchanged entry in the delta: same bytes %v, pack %s", bytes.Equal(sb1, sb2), d.Pack)
+	}
+	if _, d := doc(t, pub2, "/sitemap.xml"); d.Pack == ownPack(delta.ID) {
+		t.Error("the delta made the sitemap again although no entry came, went or changed its listing")
 	}
 	docs2, _ := ReadDocs(pub2)
 	reg := openRegistry(t, pub2)

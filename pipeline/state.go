@@ -358,7 +358,11 @@ func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.
 // publication's registry.duckdb (another revision, or removed since, or
 // new), for a delta publication: one join in DuckDB instead of loading
 // every entry.
-func (s *State) LoadChanged(ctx context.Context, registry string) (map[string]*EntryRow, error) {
+//
+// Only entries with a revision issued after run since, or removed after
+// that run's instant, are candidates: the join then touches a few rows,
+// not the registry.
+func (s *State) LoadChanged(ctx context.Context, registry, since string) (map[string]*EntryRow, error) {
 	rows := map[string]*EntryRow{}
 	if len(s.chain) == 0 {
 		return rows, nil
@@ -374,9 +378,10 @@ func (s *State) LoadChanged(ctx context.Context, registry string) (map[string]*E
 	defer conn.ExecContext(context.Background(), `DETACH pub`)
 	q := `SELECT i.key, i.entry_id, i.slug, i.old_slugs, i.created_at, i.items, i.last_revision, i.revision, i.status, i.claimed, i.held, i.content_hash, i.source_hash,
 		i.updated_at, i.next_change_at, i.removed_at, coalesce(i.removed_reason, ''), coalesce(i.revision_run, ''), i.revision_row, coalesce(i.cause, '')
-		FROM ` + indexSource(s.chain) + ` i LEFT JOIN pub.entries p ON p.entry_id = i.entry_id
-		WHERE i.revision > 0 AND (p.entry_id IS NULL OR p.revision <> i.revision OR (i.removed_at IS NOT NULL) <> (p.status = 'removed'))`
-	rs, err := conn.QueryContext(ctx, q)
+		FROM (SELECT * FROM ` + indexSource(s.chain) + ` WHERE revision > 0 AND (revision_run > ? OR removed_at > (SELECT max(now) FROM runs WHERE run_id = ?))) i
+		LEFT JOIN pub.entries p ON p.entry_id = i.entry_id
+		WHERE p.entry_id IS NULL OR p.revision <> i.revision OR (i.removed_at IS NOT NULL) <> (p.status = 'removed')`
+	rs, err := conn.QueryContext(ctx, q, since, since)
 	if err != nil {
 		return nil, fmt.Errorf("changed entries: %w", err)
 	}

@@ -383,3 +383,15 @@ func AWPUpdates(lastSync time.Time, changes []Update, hasMore bool) []byte {
 		{"has_more", hasMore},
 	})
 }
+
+// AWPFunctions is /awp/api/tools/functions.json (AWP-34 to AWP-36),
+// generated from the same tool specs as the MCP tool list: each read tool
+// with its input schema as parameters, and where to call it over REST.
+func AWPFunctions(s Site, tools []schemas.ToolSpec) []byte {
+	list := make([]any, 0, len(tools))
+	for _, t := range tools {
+		list = append(list, ordered{{"name", t.Name}, {"description", t.Description}, {"parameters", t.Input}, {"tags", t.Tags},
+			{"mcp_tool", t.Name}, {"endpoint", s.MCPURL}})
+	}
+	return indentJSON(ordered{{"version", "1.0"}, {"functions", list}})
+}

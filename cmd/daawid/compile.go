@@ -156,6 +156,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 		}
 		rc := pipeline.RunConfig{Compile: cfg, Keep: *keep,
 			Publish: pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Log: cfg.Log, Static: *static, Exports: *exports, Delta: *deltaFlag}}
+		rc.Publish.Progress = publishProgress(stderr, tty, cfg.Log)
 		if schedule {
 			loc, err := time.LoadLocation(*tz)
 			if err != nil {
@@ -242,6 +243,31 @@ func printReport(w io.Writer, r *pipeline.Report) {
 				kept = " (kept)"
 			}
 			fmt.Fprintf(w, "  %s: %s%s\n", loc, p.Reason, kept)
+		}
+	}
+}
+
+// publishProgress shows a publication's progress: a bar on a terminal,
+// log lines every 50 000 entries otherwise.
+func publishProgress(stderr io.Writer, tty bool, log *slog.Logger) func(done, total int64) {
+	if tty {
+		var bar *progressbar.ProgressBar
+		return func(done, total int64) {
+			if bar == nil {
+				bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("publishing entries"),
+					progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("entries"), progressbar.OptionThrottle(200*time.Millisecond))
+			}
+			bar.Set64(done)
+			if done == total {
+				bar.Finish()
+			}
+		}
+	}
+	var last int64
+	return func(done, total int64) {
+		if done-last >= 50_000 || done == total {
+			last = done
+			log.Info("publish progress", "entries", done, "of", total)
 		}
 	}
 }
