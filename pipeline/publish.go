@@ -119,8 +119,12 @@ type Manifest struct {
 	Delta bool `json:"delta"`
 	// Index are the document indexes to read, in order; Packs the packs
 	// they point into.
-	Index []string          `json:"index"`
-	Packs []string          `json:"packs"`
+	Index []string `json:"index"`
+	Packs []string `json:"packs"`
+	// Site are the registry-level files' index rows (also in the index):
+	// a delta that keeps some of them finds them here without reading a
+	// full index.
+	Site  []DocRow          `json:"site"`
 	Files map[string]string `json:"files"` // name → SHA-256
 }
 
@@ -759,13 +763,8 @@ func keptSite(path string) bool {
 // keptSiteFiles carries the current publication's sitemaps and content
 // structure over (their rows point into its pack).
 func (p *publisher) keptSiteFiles() (bool, error) {
-	last := p.prevManifest.Index[len(p.prevManifest.Index)-1]
-	docs, err := ReadDocIndex(filepath.Join(p.prevDir, filepath.FromSlash(last)))
-	if err != nil {
-		return false, err
-	}
 	var kept []DocRow
-	for _, d := range docs {
+	for _, d := range p.prevManifest.Site {
 		if d.Kind == KindSite && keptSite(d.Path) {
 			kept = append(kept, d)
 		}
@@ -880,6 +879,11 @@ func (p *publisher) manifest(dir string) error {
 		FeedLast: p.prevFeed + int64(len(p.feed))}
 	if p.delta {
 		m.Index = append(m.Index, p.prevManifest.Index...)
+	}
+	for _, d := range p.docs {
+		if d.Kind == KindSite {
+			m.Site = append(m.Site, d)
+		}
 	}
 	m.Index = append(m.Index, ownIndex(p.rep.ID))
 	for pk := range p.packs {
