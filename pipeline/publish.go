@@ -104,56 +104,23 @@ type PublishReport struct {
 	Seconds   float64
 }
 
-// Manifest is a publication's manifest.json.
-type Manifest struct {
-	SpecVersion string           `json:"specVersion"`
-	Engine      string           `json:"engine"`
-	ID          string           `json:"id"`
-	Run         string           `json:"run"`
-	CreatedAt   string           `json:"createdAt"`
-	BaseURL     string           `json:"baseUrl"`
-	Counts      map[string]int64 `json:"counts"`
-	// FeedLast is the last sequence number of the change feed.
-	FeedLast int64 `json:"feedLast"`
-	// Delta: this publication's index is a delta over the ones before it.
-	Delta bool `json:"delta"`
-	// Index are the document indexes to read, in order; Packs the packs
-	// they point into.
-	Index []string `json:"index"`
-	Packs []string `json:"packs"`
-	// Site are the registry-level files' index rows (also in the index):
-	// a delta that keeps some of them finds them here without reading a
-	// full index.
-	Site  []DocRow          `json:"site"`
-	Files map[string]string `json:"files"` // name → SHA-256
-}
-
-// DocRow is one document of a publication, as its index lists it.
-type DocRow struct {
-	EntryID      string    `parquet:"entry_id,dict"`
-	Slug         string    `parquet:"slug,dict"`
-	Kind         string    `parquet:"kind,dict"`
-	Lang         string    `parquet:"lang,dict"`
-	Path         string    `parquet:"path"`
-	Pack         string    `parquet:"pack,dict"`
-	Offset       int64     `parquet:"offset"`
-	Length       int64     `parquet:"length"`
-	MediaType    string    `parquet:"media_type,dict"`
-	ETag         string    `parquet:"etag"`
-	LastModified time.Time `parquet:"last_modified,timestamp(millisecond)"`
-	Revision     int32     `parquet:"revision"`
-}
+// Manifest and DocRow are the snapshot format, shared with the serving
+// side (schemas/snapshot.go).
+type (
+	Manifest = schemas.Manifest
+	DocRow   = schemas.DocRow
+)
 
 // Document kinds in the pack.
 const (
-	KindMarkdown  = "md"
-	KindOfferings = "offerings-md"
-	KindJSONLD    = "jsonld"
-	KindHTML      = "html"
-	KindLegal     = "legal-html"
-	KindView      = "view"
-	KindSite      = "site"    // a registry-level file
-	KindRemoved   = "removed" // in a delta index: the entry has no documents any more
+	KindMarkdown  = schemas.DocMarkdown
+	KindOfferings = schemas.DocOfferings
+	KindJSONLD    = schemas.DocJSONLD
+	KindHTML      = schemas.DocHTML
+	KindLegal     = schemas.DocLegal
+	KindView      = schemas.DocView
+	KindSite      = schemas.DocSite
+	KindRemoved   = schemas.DocRemoved
 )
 
 // Publish renders the state's current entries into a new publication and

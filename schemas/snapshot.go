@@ -1,0 +1,63 @@
+package schemas
+
+import "time"
+
+// The snapshot format: what the pipeline writes into a publication and the
+// server reads (ARCHITECTURE: the two sides share only the entry model and
+// this). A publication is a directory with manifest.json, registry.duckdb,
+// packs/ (document bytes), index/ (document indexes in Parquet, DocRow
+// rows), feed/ and exports/ (decision D59).
+
+// Manifest is a publication's manifest.json.
+type Manifest struct {
+	SpecVersion string           `json:"specVersion"`
+	Engine      string           `json:"engine"`
+	ID          string           `json:"id"`
+	Run         string           `json:"run"`
+	CreatedAt   string           `json:"createdAt"`
+	BaseURL     string           `json:"baseUrl"`
+	Counts      map[string]int64 `json:"counts"`
+	// FeedLast is the last sequence number of the change feed.
+	FeedLast int64 `json:"feedLast"`
+	// Delta: this publication's index is a delta over the ones before it.
+	Delta bool `json:"delta"`
+	// Index are the document indexes to read, in order (a later one
+	// replaces every document of an entry it names); Packs the packs they
+	// point into.
+	Index []string `json:"index"`
+	Packs []string `json:"packs"`
+	// Site are the registry-level files' index rows (also in the index):
+	// a delta that keeps some of them finds them here without reading a
+	// full index.
+	Site  []DocRow          `json:"site"`
+	Files map[string]string `json:"files"` // name → SHA-256
+}
+
+// DocRow is one document of a publication, as its index lists it: where
+// its bytes are (pack, offset, length) and how it is served.
+type DocRow struct {
+	EntryID      string    `json:"entryId,omitempty" parquet:"entry_id,dict"`
+	Slug         string    `json:"slug,omitempty" parquet:"slug,dict"`
+	Kind         string    `json:"kind" parquet:"kind,dict"`
+	Lang         string    `json:"lang,omitempty" parquet:"lang,dict"`
+	Path         string    `json:"path" parquet:"path"`
+	Pack         string    `json:"pack" parquet:"pack,dict"`
+	Offset       int64     `json:"offset" parquet:"offset"`
+	Length       int64     `json:"length" parquet:"length"`
+	MediaType    string    `json:"mediaType" parquet:"media_type,dict"`
+	ETag         string    `json:"etag" parquet:"etag"`
+	LastModified time.Time `json:"lastModified" parquet:"last_modified,timestamp(millisecond)"`
+	Revision     int32     `json:"revision,omitempty" parquet:"revision"`
+}
+
+// Document kinds.
+const (
+	DocMarkdown  = "md"
+	DocOfferings = "offerings-md"
+	DocJSONLD    = "jsonld"
+	DocHTML      = "html"
+	DocLegal     = "legal-html"
+	DocView      = "view"
+	DocSite      = "site"    // a registry-level file
+	DocRemoved   = "removed" // in a delta index: the entry has no documents any more
+)
