@@ -307,39 +307,15 @@ func ReadDocs(pub string) ([]DocRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	byEntry := map[string][]DocRow{}
-	var site []DocRow
+	var chain [][]DocRow
 	for _, idx := range m.Index {
 		docs, err := ReadDocIndex(filepath.Join(pub, filepath.FromSlash(idx)))
 		if err != nil {
 			return nil, err
 		}
-		seen := map[string]bool{}
-		site = site[:0:0]
-		for _, d := range docs {
-			if d.Kind == KindSite {
-				site = append(site, d)
-				continue
-			}
-			if !seen[d.EntryID] {
-				seen[d.EntryID] = true
-				delete(byEntry, d.EntryID)
-			}
-			if d.Kind != KindRemoved {
-				byEntry[d.EntryID] = append(byEntry[d.EntryID], d)
-			}
-		}
+		chain = append(chain, docs)
 	}
-	ids := make([]string, 0, len(byEntry))
-	for id := range byEntry {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	var out []DocRow
-	for _, id := range ids {
-		out = append(out, byEntry[id]...)
-	}
-	return append(out, site...), nil
+	return schemas.ResolveDocs(chain), nil
 }
 
 // ReadDocIndex reads a publication's document index.

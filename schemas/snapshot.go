@@ -1,6 +1,9 @@
 package schemas
 
-import "time"
+import (
+	"sort"
+	"time"
+)
 
 // The snapshot format: what the pipeline writes into a publication and the
 // server reads (ARCHITECTURE: the two sides share only the entry model and
@@ -61,3 +64,41 @@ const (
 	DocSite      = "site"    // a registry-level file
 	DocRemoved   = "removed" // in a delta index: the entry has no documents any more
 )
+
+// ResolveDocs reads an index chain (the indexes of a manifest, in order,
+// each as read): a later index replaces every document of an entry it
+// names (a removed entry's tombstone leaves none), and the last index's
+// registry-level files replace the earlier ones. Entries come in entry ID
+// order, each with its documents in the order written; then the
+// registry-level files.
+func ResolveDocs(chain [][]DocRow) []DocRow {
+	byEntry := map[string][]DocRow{}
+	var site []DocRow
+	for _, docs := range chain {
+		seen := map[string]bool{}
+		site = site[:0:0]
+		for _, d := range docs {
+			if d.Kind == DocSite {
+				site = append(site, d)
+				continue
+			}
+			if !seen[d.EntryID] {
+				seen[d.EntryID] = true
+				delete(byEntry, d.EntryID)
+			}
+			if d.Kind != DocRemoved {
+				byEntry[d.EntryID] = append(byEntry[d.EntryID], d)
+			}
+		}
+	}
+	ids := make([]string, 0, len(byEntry))
+	for id := range byEntry {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	var out []DocRow
+	for _, id := range ids {
+		out = append(out, byEntry[id]...)
+	}
+	return append(out, site...)
+}
