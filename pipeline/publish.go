@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"github.com/daawid/registry/export"
 	"github.com/daawid/registry/feeds"
+	"github.com/daawid/registry/schemas/snapshotio"
 	"io"
 	"log/slog"
 	"os"
@@ -285,17 +286,7 @@ func (p *publisher) openPrevious(delta bool) error {
 	return nil
 }
 
-func readManifest(dir string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, manifestFile))
-	if err != nil {
-		return nil, err
-	}
-	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w", manifestFile, err)
-	}
-	return &m, nil
-}
+func readManifest(dir string) (*Manifest, error) { return snapshotio.ReadManifest(dir) }
 
 // ReadDocs reads a publication's documents through its index chain: a
 // later index replaces every document of an entry it names (a removed
@@ -307,47 +298,11 @@ func ReadDocs(pub string) ([]DocRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	var chain [][]DocRow
-	for _, idx := range m.Index {
-		docs, err := ReadDocIndex(filepath.Join(pub, filepath.FromSlash(idx)))
-		if err != nil {
-			return nil, err
-		}
-		chain = append(chain, docs)
-	}
-	return schemas.ResolveDocs(chain), nil
+	return snapshotio.ReadDocs(pub, m)
 }
 
-// ReadDocIndex reads a publication's document index.
-func ReadDocIndex(path string) ([]DocRow, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	rd := parquet.NewGenericReader[DocRow](pf)
-	defer rd.Close()
-	out := make([]DocRow, 0, pf.NumRows())
-	buf := make([]DocRow, 1024)
-	for {
-		n, err := rd.Read(buf)
-		out = append(out, buf[:n]...)
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
-}
+// ReadDocIndex reads one document index file.
+func ReadDocIndex(path string) ([]DocRow, error) { return snapshotio.ReadDocIndex(path) }
 
 // rendered are one entry's documents, ready to append to the pack.
 type rendered struct {

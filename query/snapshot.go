@@ -2,9 +2,8 @@ package query
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/daawid/registry/schemas/snapshotio"
 	"io"
 	"log/slog"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/daawid/registry/schemas"
-	"github.com/parquet-go/parquet-go"
 )
 
 // Snapshot is one publication opened for serving: its manifest, every
@@ -36,23 +34,14 @@ type Snapshot struct {
 // OpenSnapshot opens a publication directory: it reads the manifest and
 // the document index chain (no document bytes) and opens the packs.
 func OpenSnapshot(dir string) (*Snapshot, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	m, err := snapshotio.ReadManifest(dir)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	s := &Snapshot{Dir: dir, byPath: map[string]int32{}, byEntry: map[string]int32{}, packs: map[string]*os.File{}}
-	if err := json.Unmarshal(b, &s.Manifest); err != nil {
-		return nil, fmt.Errorf("snapshot %s: manifest: %w", dir, err)
+	s := &Snapshot{Dir: dir, Manifest: *m, byPath: map[string]int32{}, byEntry: map[string]int32{}, packs: map[string]*os.File{}}
+	if s.docs, err = snapshotio.ReadDocs(dir, m); err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	var chain [][]schemas.DocRow
-	for _, idx := range s.Manifest.Index {
-		docs, err := readIndex(filepath.Join(dir, filepath.FromSlash(idx)))
-		if err != nil {
-			return nil, err
-		}
-		chain = append(chain, docs)
-	}
-	s.docs = schemas.ResolveDocs(chain)
 	for i, d := range s.docs {
 		switch d.Kind {
 		case schemas.DocView:
@@ -73,36 +62,6 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 		s.packs[p] = f
 	}
 	return s, nil
-}
-
-func readIndex(path string) ([]schemas.DocRow, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return nil, fmt.Errorf("snapshot %s: %w", path, err)
-	}
-	rd := parquet.NewGenericReader[schemas.DocRow](pf)
-	defer rd.Close()
-	out := make([]schemas.DocRow, 0, pf.NumRows())
-	buf := make([]schemas.DocRow, 1024)
-	for {
-		n, err := rd.Read(buf)
-		out = append(out, buf[:n]...)
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("snapshot %s: %w", path, err)
-		}
-	}
 }
 
 // Doc finds the document served at a path ("/holzwerk-krause.md",

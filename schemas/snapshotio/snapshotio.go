@@ -1,0 +1,75 @@
+// Package snapshotio reads the snapshot format's files (schemas.Manifest,
+// the Parquet document indexes). Both sides use it: the pipeline to carry
+// a publication forward, the server to open one. It is the one piece of
+// I/O that belongs to the format itself (decision D65).
+package snapshotio
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/daawid/registry/schemas"
+	"github.com/parquet-go/parquet-go"
+)
+
+// ReadManifest reads a publication's manifest.json.
+func ReadManifest(dir string) (*schemas.Manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, err
+	}
+	var m schemas.Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: manifest.json: %w", dir, err)
+	}
+	return &m, nil
+}
+
+// ReadDocIndex reads one document index file.
+func ReadDocIndex(path string) ([]schemas.DocRow, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	rd := parquet.NewGenericReader[schemas.DocRow](pf)
+	defer rd.Close()
+	out := make([]schemas.DocRow, 0, pf.NumRows())
+	buf := make([]schemas.DocRow, 1024)
+	for {
+		n, err := rd.Read(buf)
+		out = append(out, buf[:n]...)
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+// ReadDocs reads a publication's documents through its index chain
+// (schemas.ResolveDocs).
+func ReadDocs(dir string, m *schemas.Manifest) ([]schemas.DocRow, error) {
+	var chain [][]schemas.DocRow
+	for _, idx := range m.Index {
+		docs, err := ReadDocIndex(filepath.Join(dir, filepath.FromSlash(idx)))
+		if err != nil {
+			return nil, err
+		}
+		chain = append(chain, docs)
+	}
+	return schemas.ResolveDocs(chain), nil
+}
