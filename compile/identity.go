@@ -93,9 +93,6 @@ func (ids *Identities) All() []*Identity {
 	return out
 }
 
-// Len is the number of identities.
-func (ids *Identities) Len() int { return len(ids.byKey) }
-
 // NewCompany is a company the map does not know yet.
 type NewCompany struct {
 	Key      string

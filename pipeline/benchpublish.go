@@ -2,15 +2,12 @@ package pipeline
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/daawid/registry/export"
@@ -44,12 +41,7 @@ func CompareEntriesExport(stateDir, dir string) (ours, duck float64, rows int, e
 			live = append(live, r)
 		}
 	}
-	slices.SortFunc(live, func(a, b *EntryRow) int {
-		if c := strings.Compare(a.RevisionRun, b.RevisionRun); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.RevisionRow, b.RevisionRow)
-	})
+	inStorageOrder(live)
 	site, err := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
 	if err != nil {
 		return 0, 0, 0, err

@@ -185,15 +185,7 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 		clock = time.Now
 	}
 	started := clock()
-	now := cfg.Now.UTC().Truncate(time.Second)
-	if now.IsZero() {
-		return nil, errors.New("compile: now is not set")
-	}
-	log := cfg.Log
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	st, err := OpenState(cfg.StateDir)
+	now, log, st, err := begin("compile", cfg.Now, cfg.Log, cfg.StateDir)
 	if err != nil {
 		return nil, err
 	}
@@ -318,6 +310,20 @@ func (r *run) load(ctx context.Context, inbox []inboxRead, events []compile.Even
 		}
 	}
 	return nil
+}
+
+// begin starts a compile or a publication: its instant (to the second),
+// its logger (discarding when none) and the state it works on.
+func begin(op string, at time.Time, log *slog.Logger, stateDir string) (time.Time, *slog.Logger, *State, error) {
+	now := at.UTC().Truncate(time.Second)
+	if now.IsZero() {
+		return now, nil, nil, errors.New(op + ": now is not set")
+	}
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	st, err := OpenState(stateDir)
+	return now, log, st, err
 }
 
 // logMemory logs where the run's memory is: the Go heap and DuckDB's.

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -18,7 +17,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -129,15 +127,7 @@ const (
 // rendered by the same engine for the same site, are copied from it.
 func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	started := time.Now()
-	now := cfg.Now.UTC().Truncate(time.Second)
-	if now.IsZero() {
-		return nil, errors.New("publish: now is not set")
-	}
-	log := cfg.Log
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	st, err := OpenState(cfg.StateDir)
+	now, log, st, err := begin("publish", cfg.Now, cfg.Log, cfg.StateDir)
 	if err != nil {
 		return nil, err
 	}
@@ -301,9 +291,6 @@ func ReadDocs(pub string) ([]DocRow, error) {
 	return snapshotio.ReadDocs(pub, m)
 }
 
-// ReadDocIndex reads one document index file.
-func ReadDocIndex(path string) ([]DocRow, error) { return snapshotio.ReadDocIndex(path) }
-
 // rendered are one entry's documents, ready to append to the pack.
 type rendered struct {
 	e      *schemas.Entry
@@ -338,12 +325,7 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 	}
 	// In the order the revisions are stored: each page of the revision
 	// files is read once.
-	slices.SortFunc(live, func(a, b *EntryRow) int {
-		if c := strings.Compare(a.RevisionRun, b.RevisionRun); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.RevisionRow, b.RevisionRow)
-	})
+	inStorageOrder(live)
 	var db *registryDB
 	if p.delta {
 		db, err = copyRegistryDB(filepath.Join(p.prevDir, registryFile), filepath.Join(dir, registryFile), rows)
@@ -904,6 +886,12 @@ func syncDir(dir string) error {
 			return err
 		}
 	}
+	return syncEntries(dir)
+}
+
+// syncEntries syncs a directory itself: its list of entries (a rename or
+// a new file in it is durable once this returns).
+func syncEntries(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err
@@ -924,12 +912,7 @@ func swapCurrent(out, target string) error {
 	if err := os.Rename(tmp, filepath.Join(out, currentLink)); err != nil {
 		return err
 	}
-	d, err := os.Open(out)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return syncEntries(out)
 }
 
 // CurrentPublication is the directory {out}/current points at.
@@ -1448,12 +1431,7 @@ func (p *publisher) exports(ctx context.Context, dir string, rows map[string]*En
 			live = append(live, r)
 		}
 	}
-	slices.SortFunc(live, func(a, b *EntryRow) int {
-		if c := strings.Compare(a.RevisionRun, b.RevisionRun); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.RevisionRow, b.RevisionRow)
-	})
+	inStorageOrder(live)
 	s := p.cfg.Site
 	const chunk = 2048
 	for len(live) > 0 {

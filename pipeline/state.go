@@ -248,9 +248,6 @@ func (s *State) Close() error { return s.db.Close() }
 // DB is the database, for reports and tests.
 func (s *State) DB() *sql.DB { return s.db }
 
-// Dir is the state directory.
-func (s *State) Dir() string { return s.dir }
-
 // EntryRow is an entry's current state.
 type EntryRow struct {
 	EntryID, Key, Slug string
@@ -325,8 +322,7 @@ func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.
 			return nil, nil, err
 		}
 	}
-	q := `SELECT key, entry_id, slug, old_slugs, created_at, items, last_revision, revision, status, claimed, held, content_hash, source_hash,
-		updated_at, next_change_at, removed_at, coalesce(removed_reason, ''), coalesce(revision_run, ''), revision_row, coalesce(cause, '') FROM ` + indexSource(s.chain) + `
+	q := `SELECT ` + indexColumns("") + ` FROM ` + indexSource(s.chain) + `
 		WHERE entry_id IN (SELECT entry_id FROM temp.wanted_ids) OR key IN (SELECT key FROM temp.wanted_keys)
 		OR (revision > 0 AND removed_at IS NULL AND next_change_at <= ?)`
 	rs, err := conn.QueryContext(ctx, q, due.UTC())
@@ -335,13 +331,10 @@ func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.
 	}
 	defer rs.Close()
 	for rs.Next() {
-		var ir indexRow
-		var updated, next, removed sql.NullTime
-		if err := rs.Scan(&ir.Key, &ir.EntryID, &ir.Slug, &ir.OldSlugs, &ir.CreatedAt, &ir.Items, &ir.LastRevision, &ir.Revision, &ir.Status,
-			&ir.Claimed, &ir.Held, &ir.ContentHash, &ir.SourceHash, &updated, &next, &removed, &ir.RemovedReason, &ir.RevisionRun, &ir.RevisionRow, &ir.Cause); err != nil {
+		ir, err := scanIndexRow(rs)
+		if err != nil {
 			return nil, nil, fmt.Errorf("state index: %w", err)
 		}
-		ir.UpdatedAt, ir.NextChangeAt, ir.RemovedAt = updated.Time, next.Time, removed.Time
 		id, row, err := fromIndexRow(&ir)
 		if err != nil {
 			return nil, nil, err
@@ -352,6 +345,24 @@ func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.
 		}
 	}
 	return ids, rows, rs.Err()
+}
+
+// indexColumns are the index columns scanIndexRow reads, in its order,
+// with a table prefix ("i.") or none.
+func indexColumns(p string) string {
+	return strings.NewReplacer("$", p).Replace(`$key, $entry_id, $slug, $old_slugs, $created_at, $items, $last_revision, $revision, $status,
+		$claimed, $held, $content_hash, $source_hash, $updated_at, $next_change_at, $removed_at, coalesce($removed_reason, ''),
+		coalesce($revision_run, ''), $revision_row, coalesce($cause, '')`)
+}
+
+// scanIndexRow reads one row of indexColumns.
+func scanIndexRow(rs *sql.Rows) (indexRow, error) {
+	var ir indexRow
+	var updated, next, removed sql.NullTime
+	err := rs.Scan(&ir.Key, &ir.EntryID, &ir.Slug, &ir.OldSlugs, &ir.CreatedAt, &ir.Items, &ir.LastRevision, &ir.Revision, &ir.Status,
+		&ir.Claimed, &ir.Held, &ir.ContentHash, &ir.SourceHash, &updated, &next, &removed, &ir.RemovedReason, &ir.RevisionRun, &ir.RevisionRow, &ir.Cause)
+	ir.UpdatedAt, ir.NextChangeAt, ir.RemovedAt = updated.Time, next.Time, removed.Time
+	return ir, err
 }
 
 // LoadChanged reads the entries whose current state differs from a
@@ -376,8 +387,7 @@ func (s *State) LoadChanged(ctx context.Context, registry, since string) (map[st
 		return nil, err
 	}
 	defer conn.ExecContext(context.Background(), `DETACH pub`)
-	q := `SELECT i.key, i.entry_id, i.slug, i.old_slugs, i.created_at, i.items, i.last_revision, i.revision, i.status, i.claimed, i.held, i.content_hash, i.source_hash,
-		i.updated_at, i.next_change_at, i.removed_at, coalesce(i.removed_reason, ''), coalesce(i.revision_run, ''), i.revision_row, coalesce(i.cause, '')
+	q := `SELECT ` + indexColumns("i.") + `
 		FROM (SELECT * FROM ` + indexSource(s.chain) + ` WHERE revision > 0 AND (revision_run > ? OR removed_at > (SELECT max(now) FROM runs WHERE run_id = ?))) i
 		LEFT JOIN pub.entries p ON p.entry_id = i.entry_id
 		WHERE p.entry_id IS NULL OR p.revision <> i.revision OR (i.removed_at IS NOT NULL) <> (p.status = 'removed')`
@@ -387,13 +397,10 @@ func (s *State) LoadChanged(ctx context.Context, registry, since string) (map[st
 	}
 	defer rs.Close()
 	for rs.Next() {
-		var ir indexRow
-		var updated, next, removed sql.NullTime
-		if err := rs.Scan(&ir.Key, &ir.EntryID, &ir.Slug, &ir.OldSlugs, &ir.CreatedAt, &ir.Items, &ir.LastRevision, &ir.Revision, &ir.Status,
-			&ir.Claimed, &ir.Held, &ir.ContentHash, &ir.SourceHash, &updated, &next, &removed, &ir.RemovedReason, &ir.RevisionRun, &ir.RevisionRow, &ir.Cause); err != nil {
+		ir, err := scanIndexRow(rs)
+		if err != nil {
 			return nil, fmt.Errorf("changed entries: %w", err)
 		}
-		ir.UpdatedAt, ir.NextChangeAt, ir.RemovedAt = updated.Time, next.Time, removed.Time
 		row := entryRowOf(&ir)
 		rows[row.Key] = &row
 	}

@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -503,3 +505,15 @@ func runFile(dir, sub, run string) string { return filepath.Join(dir, sub, run+"
 
 // sqlString quotes a string for SQL.
 func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// inStorageOrder sorts entry rows by where their current revisions are
+// stored (run, then row), so reading them in chunks reads each page of the
+// revision files once.
+func inStorageOrder(rows []*EntryRow) {
+	slices.SortFunc(rows, func(a, b *EntryRow) int {
+		if c := strings.Compare(a.RevisionRun, b.RevisionRun); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.RevisionRow, b.RevisionRow)
+	})
+}

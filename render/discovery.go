@@ -95,10 +95,6 @@ type Published struct {
 	Listed         bool
 }
 
-// EstimateTokens estimates the tokens a text costs a language model: about
-// four bytes of UTF-8 a token, the usual rule of thumb for mixed prose.
-func EstimateTokens(b []byte) int { return (len(b) + 3) / 4 }
-
 // AWPDiscovery is /.well-known/agentic-web-protocol.json (AWP-01, AWP-08 to
 // AWP-17). Reads need no key, so there is no authentication requirement
 // (PRIV-23, decision D58); the rate limit is the fair-use limit (MCP-78).

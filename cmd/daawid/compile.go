@@ -92,14 +92,10 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 		fs.Usage()
 		return 2
 	}
-	now := time.Now().UTC()
-	if *nowFlag != "" {
-		t, err := time.Parse(time.RFC3339, *nowFlag)
-		if err != nil {
-			fmt.Fprintf(stderr, "daawid compile: --now %q: %v\n", *nowFlag, err)
-			return 2
-		}
-		now = t
+	now, err := parseNow(*nowFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", "daawid "+name, err)
+		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -36,14 +36,10 @@ func runPublish(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: daawid publish --state DIR --out DIR [--site-url URL] [--now RFC3339] [--exports] [--delta] [--static DIR] [--json]")
 		return 2
 	}
-	now := time.Now().UTC()
-	if *nowFlag != "" {
-		t, err := time.Parse(time.RFC3339, *nowFlag)
-		if err != nil {
-			fmt.Fprintf(stderr, "daawid publish: --now %q: %v\n", *nowFlag, err)
-			return 2
-		}
-		now = t
+	now, err := parseNow(*nowFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", "daawid publish", err)
+		return 2
 	}
 	site, err := render.NewSite(*siteURL, taxonomy.Default())
 	if err != nil {
@@ -83,4 +79,16 @@ func runPublish(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "publication %s (run %s): %d entries, %d documents, %d rendered, %d kept from earlier packs, %d bytes new, %.2f s\n",
 		rep.ID, rep.Run, rep.Entries, rep.Documents, rep.Rendered, rep.Reused, rep.Bytes, rep.Seconds)
 	return 0
+}
+
+// parseNow reads a --now flag (RFC 3339); empty is the current time.
+func parseNow(v string) (time.Time, error) {
+	if v == "" {
+		return time.Now().UTC(), nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--now %q: %w", v, err)
+	}
+	return t, nil
 }
