@@ -2,10 +2,8 @@ package pipeline
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
 	"database/sql/driver"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -593,20 +591,6 @@ func productDate(path string, now time.Time) time.Time {
 		}
 	}
 	return now
-}
-
-// fileHash is the SHA-256 of a file, for skipping a file compiled before.
-func fileHash(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // siteFacts is what a website says (compile/site).

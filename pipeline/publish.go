@@ -589,14 +589,11 @@ func (p *publisher) previousStates() (map[string]feeds.State, error) {
 		return nil, err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(context.Background(), `CREATE TEMP TABLE wanted (entry_id VARCHAR)`); err != nil {
-		return nil, err
-	}
-	rows := make([][]driver.Value, len(p.changed))
+	ids := make([]string, len(p.changed))
 	for i, c := range p.changed {
-		rows[i] = []driver.Value{c.EntryID}
+		ids[i] = c.EntryID
 	}
-	if err := appendRows(conn, "temp", "wanted", rows); err != nil {
+	if err := tempStrings(context.Background(), conn, "wanted", "entry_id", ids); err != nil {
 		return nil, err
 	}
 	rs, err := conn.QueryContext(context.Background(), `SELECT e.entry_id, e.slug, e.status, e.listed, e.revision FROM entries e JOIN temp.wanted USING (entry_id)`)
@@ -829,6 +826,8 @@ func sameFile(a, b string) bool {
 	return os.SameFile(sa, sb)
 }
 
+// fileSHA256 is the SHA-256 of a file (manifests; register files compiled
+// before are skipped by it).
 func fileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -1179,16 +1178,12 @@ func copyRegistryDB(src, dst string, changed map[string]*EntryRow) (*registryDB,
 		return nil, err
 	}
 	r := &registryDB{db: db, conn: conn}
-	ids := make([][]driver.Value, 0, len(changed))
-	for id := range changed {
-		ids = append(ids, []driver.Value{changed[id].EntryID})
+	ids := make([]string, 0, len(changed))
+	for _, row := range changed {
+		ids = append(ids, row.EntryID)
 	}
 	ctx := context.Background()
-	if _, err := conn.ExecContext(ctx, `CREATE TEMP TABLE changed (entry_id VARCHAR)`); err != nil {
-		r.close()
-		return nil, err
-	}
-	if err := appendRows(conn, "temp", "changed", ids); err != nil {
+	if err := tempStrings(ctx, conn, "changed", "entry_id", ids); err != nil {
 		r.close()
 		return nil, err
 	}
@@ -1221,14 +1216,7 @@ func (r *registryDB) copyReused(prevDB string) error {
 	if err := r.flush(); err != nil {
 		return err
 	}
-	if _, err := r.conn.ExecContext(ctx, `CREATE TEMP TABLE reused (entry_id VARCHAR)`); err != nil {
-		return err
-	}
-	rows := make([][]driver.Value, len(r.reused))
-	for i, id := range r.reused {
-		rows[i] = []driver.Value{id}
-	}
-	if err := appendRows(r.conn, "temp", "reused", rows); err != nil {
+	if err := tempStrings(ctx, r.conn, "reused", "entry_id", r.reused); err != nil {
 		return err
 	}
 	stmts := []string{`ATTACH ` + sqlString(prevDB) + ` AS prev (READ_ONLY)`}

@@ -22,7 +22,7 @@ import (
 func (r *run) registerFiles(ctx context.Context) ([]string, error) {
 	var files []string
 	for _, f := range r.cfg.Registers {
-		sha, err := fileHash(f)
+		sha, err := fileSHA256(f)
 		if err != nil {
 			r.refuse(Problem{File: f, Reason: err.Error()})
 			continue

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -307,20 +306,11 @@ func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.
 		return nil, nil, err
 	}
 	defer conn.Close()
-	for _, t := range []struct {
-		table, col string
-		vals       []string
-	}{{"wanted_ids", "entry_id", entryIDs}, {"wanted_keys", "key", keys}} {
-		if _, err := conn.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE `+t.table+` (`+t.col+` VARCHAR)`); err != nil {
-			return nil, nil, err
-		}
-		vals := make([][]driver.Value, len(t.vals))
-		for i, v := range t.vals {
-			vals[i] = []driver.Value{v}
-		}
-		if err := appendRows(conn, "temp", t.table, vals); err != nil {
-			return nil, nil, err
-		}
+	if err := tempStrings(ctx, conn, "wanted_ids", "entry_id", entryIDs); err != nil {
+		return nil, nil, err
+	}
+	if err := tempStrings(ctx, conn, "wanted_keys", "key", keys); err != nil {
+		return nil, nil, err
 	}
 	q := `SELECT ` + indexColumns("") + ` FROM ` + indexSource(s.chain) + `
 		WHERE entry_id IN (SELECT entry_id FROM temp.wanted_ids) OR key IN (SELECT key FROM temp.wanted_keys)
@@ -502,16 +492,7 @@ func (s *State) Declarations(ctx context.Context, entryIDs []string) (map[string
 		return nil, err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE wanted (entry_id VARCHAR)`); err != nil {
-		return nil, err
-	}
-	ids := append([]string(nil), entryIDs...)
-	sort.Strings(ids)
-	rows := make([][]driver.Value, len(ids))
-	for i, id := range ids {
-		rows[i] = []driver.Value{id}
-	}
-	if err := appendRows(conn, "temp", "wanted", rows); err != nil {
+	if err := tempStrings(ctx, conn, "wanted", "entry_id", entryIDs); err != nil {
 		return nil, err
 	}
 	rs, err := conn.QueryContext(ctx, `SELECT d.entry_id, d.based_on, d.declared_at, d.file, d.entry FROM declarations d JOIN temp.wanted w USING (entry_id)`)
@@ -553,6 +534,19 @@ func appendRows(conn *sql.Conn, catalog, table string, rows [][]driver.Value) er
 		}
 		return a.Close()
 	})
+}
+
+// tempStrings makes (or replaces) a temporary one-column table of
+// strings on a connection, to join a list against.
+func tempStrings(ctx context.Context, conn *sql.Conn, table, col string, vals []string) error {
+	if _, err := conn.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE `+table+` (`+col+` VARCHAR)`); err != nil {
+		return err
+	}
+	rows := make([][]driver.Value, len(vals))
+	for i, v := range vals {
+		rows[i] = []driver.Value{v}
+	}
+	return appendRows(conn, "temp", table, rows)
 }
 
 // InputSeen reports whether a register file with this content was compiled.
