@@ -157,7 +157,7 @@ func ApplyEvents(e *schemas.Entry, evs []Event) {
 			v.Level = schemas.LevelIdentity
 		case EventLapsed:
 			if e.Status == schemas.StatusVerified {
-				Lapse(e, schemas.ParseTime(ev.At))
+				schemas.Lapse(e, schemas.ParseTime(ev.At))
 			}
 		case EventSuspended:
 			e.Status = schemas.StatusSuspended

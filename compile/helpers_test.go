@@ -1,17 +1,16 @@
 package compile_test
 
 import (
-	"encoding/json"
 	"testing"
 
-	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas/taxonomy"
 )
 
-func mustJSON(t *testing.T, e *schemas.Entry) []byte {
-	t.Helper()
-	b, err := json.Marshal(e)
+func renderSite(t *testing.T) render.Site {
+	s, err := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	return s
 }

@@ -29,11 +29,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
-// EngineVersion names the renderers' output: documents of a revision are
-// reused from the previous publication only when it and the site are the
-// same (a new engine or base URL renders everything again).
-const EngineVersion = "daawid-engine/0.1"
-
 // A publication is a directory under {out}/publications/{id}/ (D59):
 //
 //	manifest.json          spec version, run, created at, counts, the index
@@ -160,7 +155,7 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 		}
 	}()
 	p := &publisher{cfg: cfg, st: st, now: now, rep: &PublishReport{ID: id, Run: run}, log: log,
-		renderKey: renderKey(cfg.Site), packs: map[string]bool{}}
+		renderKey: cfg.Site.Key(), packs: map[string]bool{}}
 	if err := p.openPrevious(cfg.Delta); err != nil {
 		log.Warn("previous publication unreadable; publishing in full", "err", err)
 		p.prev, p.sameRender, p.prevManifest = nil, false, nil
@@ -204,13 +199,6 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	log.Info("published", "id", id, "run", run, "entries", p.rep.Entries, "documents", p.rep.Documents,
 		"rendered", p.rep.Rendered, "reused", p.rep.Reused, "bytes", p.rep.Bytes, "seconds", p.rep.Seconds)
 	return p.rep, nil
-}
-
-// renderKey is what besides a revision and a language decides the bytes
-// of its documents.
-func renderKey(s render.Site) string {
-	sum := sha256.Sum256([]byte(EngineVersion + "\x00" + s.BaseURL + "\x00" + s.APIURL + "\x00" + s.MCPURL))
-	return hex.EncodeToString(sum[:8])
 }
 
 type publisher struct {
@@ -257,7 +245,7 @@ func (p *publisher) openPrevious(delta bool) error {
 	// The feed goes on from the current publication whatever it was
 	// rendered with.
 	p.prevDir, p.prevManifest, p.prevFeed = dir, m, m.FeedLast
-	p.sameRender = m.Engine == EngineVersion && m.BaseURL == p.cfg.Site.BaseURL && len(m.Index) > 0
+	p.sameRender = m.Engine == render.EngineVersion && m.BaseURL == p.cfg.Site.BaseURL && len(m.Index) > 0
 	if !p.sameRender || delta {
 		return nil
 	}
@@ -446,7 +434,8 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 	var off int64
 	add := func(kind, lang, path, media string, body []byte) {
 		out.docs = append(out.docs, DocRow{EntryID: e.ID, Slug: e.Slug, Kind: kind, Lang: lang, Path: path, Offset: off, Length: int64(len(body)),
-			MediaType: media, ETag: p.etag(e, kind, lang), LastModified: modified, Revision: int32(e.Record.Revision)})
+			MediaType: media, ETag: schemas.DocETag(e.ID, e.Record.Revision, kind, lang, p.renderKey), LastModified: modified,
+			Revision: int32(e.Record.Revision), NextChangeAt: row.NextChangeAt})
 		out.bodies = append(out.bodies, body)
 		off += int64(len(body))
 	}
@@ -475,6 +464,13 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 		}
 	}
 	add(KindJSONLD, "", "/"+e.Slug+".json", "application/ld+json", render.JSONLD(e, s))
+	// The server re-renders an entry whose nextChangeAt has come before the
+	// pipeline re-issued it (D66): it needs the revision itself.
+	if !row.NextChangeAt.IsZero() {
+		if js, err := json.Marshal(e); err == nil {
+			add(schemas.DocEntry, "", "", "application/json", js)
+		}
+	}
 	return out
 }
 
@@ -488,13 +484,6 @@ func entryLanguages(e *schemas.Entry) []string {
 		}
 	}
 	return out
-}
-
-// etag is a document's strong ETag: its bytes are a pure function of the
-// entry's revision, the kind, the language and the render key.
-func (p *publisher) etag(e *schemas.Entry, kind, lang string) string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d\x00%s\x00%s\x00%s", e.ID, e.Record.Revision, kind, lang, p.renderKey))
-	return `"` + hex.EncodeToString(sum[:10]) + `"`
 }
 
 func urlPath(u string) string {
@@ -750,7 +739,7 @@ func writeDocIndex(path string, docs []DocRow) error {
 // linked from the previous publication keep the checksums its manifest
 // recorded (they are the same immutable files); the rest are hashed.
 func (p *publisher) manifest(dir string) error {
-	m := Manifest{SpecVersion: schemas.SchemaVersion, Engine: EngineVersion, ID: p.rep.ID, Run: p.rep.Run, CreatedAt: schemas.FormatTime(p.now),
+	m := Manifest{SpecVersion: schemas.SchemaVersion, Engine: render.EngineVersion, ID: p.rep.ID, Run: p.rep.Run, CreatedAt: schemas.FormatTime(p.now),
 		BaseURL: p.cfg.Site.BaseURL, Files: map[string]string{}, Delta: p.delta,
 		Counts:   map[string]int64{"entries": p.rep.Entries, "removed": p.rep.Removed, "documents": p.rep.Documents, "changes": int64(len(p.feed))},
 		FeedLast: p.prevFeed + int64(len(p.feed))}
@@ -945,6 +934,9 @@ func WriteStatic(pub, dir string) error {
 				return err
 			}
 			packs[d.Pack] = pack
+		}
+		if d.Path == "" {
+			continue // not served (the revision kept for the server, D66)
 		}
 		rel := strings.TrimPrefix(d.Path, "/")
 		switch {

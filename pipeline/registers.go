@@ -491,7 +491,7 @@ func (r *run) expire() error {
 		if !ok {
 			return fmt.Errorf("expire: revision %d of %s is missing", row.Revision, row.EntryID)
 		}
-		e, changed := compile.Expire(prev, r.now)
+		e, changed := schemas.Expire(prev, r.now)
 		if !changed {
 			continue
 		}

@@ -44,8 +44,8 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 	}
 	for i, d := range s.docs {
 		switch d.Kind {
-		case schemas.DocView:
-			// views are looked up by entry and language only
+		case schemas.DocView, schemas.DocEntry:
+			// looked up by entry and language only
 		default:
 			s.byPath[d.Path] = int32(i)
 		}

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/url"
 	"strings"
@@ -83,4 +85,17 @@ func (s Site) ActionRunsURL(actionID string) string {
 // ActionFormURL is the human web form of an action.
 func (s Site) ActionFormURL(slug, actionID string) string {
 	return s.BaseURL + "/" + slug + "/actions/" + actionID
+}
+
+// EngineVersion names the renderers' output: documents of a revision are
+// reused from the previous publication only when it and the site are the
+// same (a new engine or base URL renders everything again).
+const EngineVersion = "daawid-engine/0.1"
+
+// Key is what besides a revision and a language decides the bytes of an
+// entry's documents: the engine and the base URLs. It is part of every
+// document's ETag (schemas.DocETag).
+func (s Site) Key() string {
+	sum := sha256.Sum256([]byte(EngineVersion + "\x00" + s.BaseURL + "\x00" + s.APIURL + "\x00" + s.MCPURL))
+	return hex.EncodeToString(sum[:8])
 }

@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"sort"
+	"strconv"
 	"time"
 )
 
@@ -51,6 +52,37 @@ type DocRow struct {
 	ETag         string    `json:"etag" parquet:"etag"`
 	LastModified time.Time `json:"lastModified" parquet:"last_modified,timestamp(millisecond)"`
 	Revision     int32     `json:"revision,omitempty" parquet:"revision"`
+	// NextChangeAt is the revision's nextChangeAt (D4): the server never
+	// serves the document from that instant on, but the entry re-rendered
+	// as time has changed it (D66).
+	NextChangeAt time.Time `json:"nextChangeAt,omitzero" parquet:"next_change_at,timestamp(millisecond),optional"`
+}
+
+// DocETag is a document's strong ETag (HTTP-10, D66): the contract's
+// "ent_…-r{revision}", then the kind and language of the representation, so
+// that no two representations share a strong validator (RFC 9110 §8.8.1),
+// and the first 8 hex digits of the render key (render.Site.Key), which
+// changes the bytes of a revision when the engine or the base URLs change:
+// "ent_01k8r2m5n7p9q3s4t6v8w0x2yz-r42-md-de-1f2e3d4c". The bytes of a
+// document are a pure function of these, so no body is hashed.
+func DocETag(entryID string, revision int, kind, lang, renderKey string) string {
+	b := make([]byte, 0, 64)
+	b = append(b, '"')
+	b = append(b, entryID...)
+	b = append(b, "-r"...)
+	b = strconv.AppendInt(b, int64(revision), 10)
+	b = append(b, '-')
+	b = append(b, kind...)
+	if lang != "" {
+		b = append(b, '-')
+		b = append(b, lang...)
+	}
+	if len(renderKey) > 8 {
+		renderKey = renderKey[:8]
+	}
+	b = append(b, '-')
+	b = append(b, renderKey...)
+	return string(append(b, '"'))
 }
 
 // Document kinds.
@@ -63,6 +95,10 @@ const (
 	DocView      = "view"
 	DocSite      = "site"    // a registry-level file
 	DocRemoved   = "removed" // in a delta index: the entry has no documents any more
+	// DocEntry is the public entry itself (JSON), kept for an entry with a
+	// nextChangeAt so the server can re-render it when the pipeline is
+	// late (ARCHITECTURE decision 2); it has no path and is never served.
+	DocEntry = "entry"
 )
 
 // ResolveDocs reads an index chain (the indexes of a manifest, in order,

@@ -1,11 +1,11 @@
-package compile_test
+package schemas_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/daawid/registry/compile"
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
@@ -26,14 +26,14 @@ func renderSite(t *testing.T) render.Site {
 func TestExpire_PRIV11_Capacity(t *testing.T) {
 	e := fixtures.Entry("holzwerk-krause")
 	exp := schemas.ParseTime(e.Capacity.ExpiresAt)
-	if same, changed := compile.Expire(e, exp.Add(-time.Second)); changed || same != e {
+	if same, changed := schemas.Expire(e, exp.Add(-time.Second)); changed || same != e {
 		t.Fatal("an entry was re-issued before anything expired")
 	}
-	n, changed := compile.Expire(e, exp.Add(30*time.Second))
+	n, changed := schemas.Expire(e, exp.Add(30*time.Second))
 	if !changed {
 		t.Fatal("nothing issued after the capacity expired")
 	}
-	if n.Record.Revision != 43 || n.Record.UpdatedAt != "2026-11-27T09:14:33Z" || n.Capacity != nil {
+	if n.Record.Revision != 43 || n.Record.UpdatedAt != schemas.FormatTime(exp) || n.Capacity != nil {
 		t.Errorf("revision %d at %s, capacity %v", n.Record.Revision, n.Record.UpdatedAt, n.Capacity)
 	}
 	if e.Capacity == nil || e.Record.Revision != 42 {
@@ -50,7 +50,7 @@ func TestExpire_PRIV11_Capacity(t *testing.T) {
 	if _, issues := schemas.Validate(mustJSON(t, n)); len(issues) > 0 {
 		t.Errorf("the expired revision does not validate: %v", issues)
 	}
-	if again, changed := compile.Expire(n, exp.Add(time.Hour)); changed || again != n {
+	if again, changed := schemas.Expire(n, exp.Add(time.Hour)); changed || again != n {
 		t.Error("expiring twice issued another revision")
 	}
 }
@@ -64,7 +64,7 @@ func TestExpire_HTTP24_NoindexWindowEnds(t *testing.T) {
 	if noindex, _ := e.HTMLNoindex(); !noindex {
 		t.Fatal("fixture should be inside its noindex window")
 	}
-	n, changed := compile.Expire(e, end)
+	n, changed := schemas.Expire(e, end)
 	if !changed {
 		t.Fatal("the end of the noindex window issued no revision")
 	}
@@ -83,7 +83,7 @@ func TestExpire_DomainGraceLapses(t *testing.T) {
 	e.Capacity = nil
 	e.Verification.Domains[0].Status = schemas.DomainGrace
 	e.Verification.Domains[0].GraceUntil = "2026-11-10T00:00:00Z"
-	n, changed := compile.Expire(e, time.Date(2026, 11, 10, 0, 5, 0, 0, time.UTC))
+	n, changed := schemas.Expire(e, time.Date(2026, 11, 10, 0, 5, 0, 0, time.UTC))
 	if !changed || n.Status != schemas.StatusLapsed || n.Verification.LapsedAt != "2026-11-10T00:00:00Z" || n.Verification.Level != schemas.LevelNone {
 		t.Fatalf("status %s, lapsedAt %s, level %s", n.Status, n.Verification.LapsedAt, n.Verification.Level)
 	}
@@ -94,4 +94,13 @@ func TestExpire_DomainGraceLapses(t *testing.T) {
 	if _, issues := schemas.Validate(mustJSON(t, n)); len(issues) > 0 {
 		t.Errorf("the lapsed revision does not validate: %v", issues)
 	}
+}
+
+func mustJSON(t *testing.T, e *schemas.Entry) []byte {
+	t.Helper()
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
