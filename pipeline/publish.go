@@ -390,6 +390,9 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 		count(*) FILTER (WHERE listed AND status <> 'removed') FROM entries`).Scan(&p.rep.Entries, &p.rep.Removed, &p.listed); err != nil {
 		return err
 	}
+	if err := db.oldSlugs(ctx, p.st); err != nil {
+		return fmt.Errorf("old slugs: %w", err)
+	}
 	if err := p.siteFiles(db); err != nil {
 		return err
 	}
@@ -424,9 +427,8 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 	return db.finish()
 }
 
-// render makes one entry's documents (D59): per language the markdown, the
-// HTML page, the view, the offerings markdown (when it has offerings) and
-// the legal page (when it has an operator block); once the JSON-LD.
+// render makes one entry's documents (D59, render.Documents) and, for an
+// entry with a nextChangeAt, keeps its revision for the server (D66).
 func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 	s := p.cfg.Site
 	out := rendered{e: e, row: row}
@@ -439,31 +441,9 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 		out.bodies = append(out.bodies, body)
 		off += int64(len(body))
 	}
-	langs := entryLanguages(e)
-	for _, lang := range langs {
-		r := render.RenderLanguage(e, lang, s)
-		if lang == e.DefaultLanguage {
-			out.tables = export.RowsOf(&r.EntryView, render.HTMLPageURL(s, e, lang), render.MarkdownURL(s, e, lang))
-		}
-		add(KindMarkdown, lang, urlPath(render.MarkdownURL(s, e, lang)), "text/markdown; charset=utf-8", r.Markdown)
-		add(KindHTML, lang, urlPath(render.HTMLPageURL(s, e, lang)), "text/html; charset=utf-8", r.HTML)
-		add(KindView, lang, "/v1/entries/"+e.ID, "application/json", r.View)
-		if len(e.Offerings) > 0 {
-			path := "/" + e.Slug + "/offerings.md"
-			if lang != e.DefaultLanguage {
-				path = "/" + e.Slug + "/" + lang + "/offerings.md"
-			}
-			add(KindOfferings, lang, path, "text/markdown; charset=utf-8", render.OfferingsMarkdown(e, lang, s))
-		}
-		if b, ok := render.LegalPage(e, lang, s); ok {
-			path := urlPath(render.LegalURL(s, e))
-			if lang != e.DefaultLanguage {
-				path += "/" + lang
-			}
-			add(KindLegal, lang, path, "text/html; charset=utf-8", b)
-		}
+	for _, d := range render.Documents(e, s) {
+		add(d.Kind, d.Lang, d.Path, d.MediaType, d.Body)
 	}
-	add(KindJSONLD, "", "/"+e.Slug+".json", "application/ld+json", render.JSONLD(e, s))
 	// The server re-renders an entry whose nextChangeAt has come before the
 	// pipeline re-issued it (D66): it needs the revision itself.
 	if !row.NextChangeAt.IsZero() {
@@ -472,28 +452,6 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 		}
 	}
 	return out
-}
-
-// entryLanguages are the languages an entry is published in, its default
-// first.
-func entryLanguages(e *schemas.Entry) []string {
-	out := []string{e.DefaultLanguage}
-	for _, l := range e.Languages {
-		if l != e.DefaultLanguage {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-func urlPath(u string) string {
-	if i := strings.Index(u, "://"); i >= 0 {
-		if j := strings.IndexByte(u[i+3:], '/'); j >= 0 {
-			return u[i+3+j:]
-		}
-		return "/"
-	}
-	return u
 }
 
 // append writes an entry's documents to the pack (or, for an unchanged
@@ -944,7 +902,7 @@ func WriteStatic(pub, dir string) error {
 			rel += "/" + d.Lang + ".json"
 		case d.Path == "/mcp/server-card":
 			rel += ".json"
-		case d.Kind == KindHTML || d.Kind == KindLegal:
+		case d.Kind == KindHTML || d.Kind == KindLegal || d.Kind == schemas.DocPrivacy:
 			rel += "/index.html"
 		}
 		path := filepath.Join(dir, filepath.FromSlash(rel))
@@ -1135,10 +1093,50 @@ func (r *registryDB) entry(e *schemas.Entry, row *EntryRow, docs []DocRow, t *ex
 		}
 	}
 	return r.entries.AppendRow(e.ID, e.Slug, string(e.Status), e.Listed, string(e.Kind), e.DisplayName, e.DefaultLanguage,
-		strList(entryLanguages(e)), strList(e.Categories), nullable(e.Summary.Get(e.DefaultLanguage)), nullable(locality), nullable(postal),
+		strList(render.Languages(e)), strList(e.Categories), nullable(e.Summary.Get(e.DefaultLanguage)), nullable(locality), nullable(postal),
 		nullable(country), lat, lon, string(e.Verification.Level), strList(e.VerifiedHosts()), int32(e.Record.Revision), nullable(etag),
 		modified, nullTime(row.NextChangeAt), nil, nil, mdBytes)
 }
+
+// oldSlugs writes the table of slugs entries had before (the server
+// redirects them, D47): every one, from the state's identity map, so a
+// delta's copy is replaced whole.
+func (r *registryDB) oldSlugs(ctx context.Context, st *State) error {
+	rows, err := st.DB().QueryContext(ctx, `SELECT entry_id, old_slugs FROM identities WHERE old_slugs <> '' ORDER BY entry_id`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var ids, slugs []string
+	for rows.Next() {
+		var id, old string
+		if err := rows.Scan(&id, &old); err != nil {
+			return err
+		}
+		for _, s := range strings.Fields(old) {
+			ids, slugs = append(ids, id), append(slugs, s)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, q := range []string{oldSlugsSQL, oldSlugsComment, `DELETE FROM old_slugs`} {
+		if _, err := r.conn.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	for i := range ids {
+		if _, err := r.conn.ExecContext(ctx, `INSERT INTO old_slugs VALUES (?, ?)`, slugs[i], ids[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const (
+	oldSlugsSQL     = `CREATE TABLE IF NOT EXISTS old_slugs (slug VARCHAR NOT NULL, entry_id VARCHAR NOT NULL)`
+	oldSlugsComment = `COMMENT ON TABLE old_slugs IS 'Slugs entries had before a rename: /{old slug} redirects to the entry''s page (they are never given again).'`
+)
 
 // copyRegistryDB starts a delta publication's database as a copy of the
 // previous one without the rows of the entries that changed.

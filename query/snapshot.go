@@ -25,6 +25,13 @@ type Snapshot struct {
 	byPath   map[string]int32 // documents served at a path (pages by language, markdown, JSON-LD, site files)
 	byEntry  map[string]int32 // entry ID + "\x00" + kind + "\x00" + language
 	packs    map[string]*os.File
+	// entries: every entry served, by ID; bySlug its current slug.
+	entries map[string]*entryInfo
+	bySlug  map[string]string
+	reg     *registryTables
+	// standIns are entries re-rendered in memory because their
+	// nextChangeAt came before a publication re-issued them (D66).
+	standIns sync.Map // entry ID → *standIn
 
 	refs    atomic.Int64
 	retired atomic.Bool
@@ -38,7 +45,8 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	s := &Snapshot{Dir: dir, Manifest: *m, byPath: map[string]int32{}, byEntry: map[string]int32{}, packs: map[string]*os.File{}}
+	s := &Snapshot{Dir: dir, Manifest: *m, byPath: map[string]int32{}, byEntry: map[string]int32{}, packs: map[string]*os.File{},
+		entries: map[string]*entryInfo{}, bySlug: map[string]string{}}
 	if s.docs, err = snapshotio.ReadDocs(dir, m); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
@@ -49,9 +57,23 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 		default:
 			s.byPath[d.Path] = int32(i)
 		}
-		if d.EntryID != "" {
-			s.byEntry[d.EntryID+"\x00"+d.Kind+"\x00"+d.Lang] = int32(i)
+		if d.EntryID == "" {
+			continue
 		}
+		s.byEntry[d.EntryID+"\x00"+d.Kind+"\x00"+d.Lang] = int32(i)
+		if d.Kind == schemas.DocMarkdown {
+			info := s.entries[d.EntryID]
+			if info == nil {
+				// The default language's markdown comes first (D59).
+				info = &entryInfo{ID: d.EntryID, Slug: d.Slug, DefaultLang: d.Lang, NextChangeAt: d.NextChangeAt}
+				s.entries[d.EntryID] = info
+				s.bySlug[d.Slug] = d.EntryID
+			}
+			info.Langs = append(info.Langs, d.Lang)
+		}
+	}
+	if s.reg, err = readRegistryTables(dir); err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 	}
 	for _, p := range s.Manifest.Packs {
 		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(p)))
@@ -62,6 +84,24 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 		s.packs[p] = f
 	}
 	return s, nil
+}
+
+// entryInfo is what the server knows of an entry without reading a
+// document.
+type entryInfo struct {
+	ID, Slug, DefaultLang string
+	Langs                 []string // default first
+	NextChangeAt          time.Time
+}
+
+// HasLang reports whether the entry is published in lang.
+func (e *entryInfo) HasLang(lang string) bool {
+	for _, l := range e.Langs {
+		if l == lang {
+			return true
+		}
+	}
+	return false
 }
 
 // Doc finds the document served at a path ("/holzwerk-krause.md",

@@ -137,6 +137,47 @@ func (w *htmlWriter) attr(s string) { w.text(s) }
 var hexColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
 var fontFamily = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 \-]{0,62}$`)
 
+// PrivacyPage renders the privacy notice Daawid hosts for an entry, at
+// /{slug}/datenschutz for operators in Germany and /{slug}/privacy for
+// everyone else (HTTP-33, D17): the owner's text in lang (else the
+// default language), one paragraph per blank-line-separated part. It
+// reports false when the notice is the owner's own page or there is none.
+func PrivacyPage(e *schemas.Entry, lang string, site Site) ([]byte, bool) {
+	p := e.PrivacyNotice
+	if p == nil || p.Mode == schemas.PrivacyExternal || e.Status == schemas.StatusSuspended {
+		return nil, false
+	}
+	b := &builder{e: e, lang: lang, site: site}
+	title := "Privacy"
+	if e.OperatorCountry() == "DE" {
+		title = "Datenschutz"
+	}
+	w := &htmlWriter{ugc: e.BelowDomain()}
+	w.legalPage = true
+	w.pageLang = lang
+	w.head(b, title+": "+e.DisplayName, "")
+	w.raw("<body>\n<header class=\"site\"><a href=\"")
+	w.attr(site.BaseURL + "/")
+	w.raw("\">Daawid</a></header>\n<main>\n<article>\n<h1>")
+	w.text(title + ": " + e.DisplayName)
+	w.raw("</h1>\n")
+	for _, part := range strings.Split(strings.ReplaceAll(tr(b, p.Text), "\r\n", "\n"), "\n\n") {
+		if part = strings.TrimSpace(part); part != "" {
+			w.raw("<p>")
+			w.text(part)
+			w.raw("</p>\n")
+		}
+	}
+	w.raw("<p><a href=\"")
+	w.attr(site.PageURL(e.Slug))
+	w.raw("\">")
+	w.text(e.DisplayName)
+	w.raw("</a></p>\n</article>\n</main>\n")
+	w.footer(b)
+	w.raw("</body>\n</html>\n")
+	return w.buf, true
+}
+
 // FontSlug is the path segment of a self-hosted font: "Source Sans 3" →
 // "source-sans-3" (VIEW-29, decision D21).
 func FontSlug(family string) string {

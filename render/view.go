@@ -13,17 +13,9 @@ import (
 // (VIEW-24, decision D35).
 func View(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKey) schemas.EntryView {
 	b := &builder{e: e, lang: lang, site: site}
-	want := func(k string) bool {
-		if sections == nil {
-			return true
-		}
-		for _, s := range sections {
-			if string(s) == k {
-				return true
-			}
-		}
-		return false
-	}
+	// The whole view is built, then cut to the sections asked for, by the
+	// same function the server cuts a published view with (SelectView).
+	want := func(string) bool { return true }
 	v := schemas.EntryView{
 		ID:                 e.ID,
 		Slug:               e.Slug,
@@ -144,6 +136,9 @@ func View(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKe
 			op = schemas.Operator{LegalName: op.LegalName, LegalForm: op.LegalForm, Address: op.Address, Register: op.Register}
 		}
 		v.Operator = &op
+	}
+	if sections != nil {
+		SelectView(&v, sections)
 	}
 	return v
 }

@@ -92,6 +92,7 @@ const (
 	DocJSONLD    = "jsonld"
 	DocHTML      = "html"
 	DocLegal     = "legal-html"
+	DocPrivacy   = "privacy-html" // the privacy notice Daawid hosts (HTTP-33, D17)
 	DocView      = "view"
 	DocSite      = "site"    // a registry-level file
 	DocRemoved   = "removed" // in a delta index: the entry has no documents any more
