@@ -3,39 +3,34 @@ package feeds
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
+	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/snapshotio"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
-// Change types: what happened to an entry's public projections.
+// The feed's records and its readers are the snapshot format's
+// (schemas.Change, schemas/snapshotio): the server reads the feed too.
+type Change = schemas.Change
+
+// Change types, as schemas names them.
 const (
-	Created   = "created"
-	Updated   = "updated"
-	Removed   = "removed"
-	Suspended = "suspended"
-	Unlisted  = "unlisted"
-	Expired   = "expired"
+	Created   = schemas.ChangeCreated
+	Updated   = schemas.ChangeUpdated
+	Removed   = schemas.ChangeRemoved
+	Suspended = schemas.ChangeSuspended
+	Unlisted  = schemas.ChangeUnlisted
+	Expired   = schemas.ChangeExpired
 )
 
-// Change is one record of the change feed: every change to a public
-// projection is one, numbered by a sequence that only grows.
-type Change struct {
-	Seq         int64     `json:"seq" parquet:"seq"`
-	Type        string    `json:"type" parquet:"type,dict"`
-	EntryID     string    `json:"entryId" parquet:"entry_id"`
-	Slug        string    `json:"slug" parquet:"slug"`
-	Revision    int32     `json:"revision" parquet:"revision"`
-	At          time.Time `json:"at" parquet:"at,timestamp(millisecond)"`
-	Publication string    `json:"publication" parquet:"publication,dict"`
-}
+// Dir is where a publication keeps its feed.
+const Dir = snapshotio.FeedDir
 
 // State is what the feed compares of an entry between two publications.
 type State struct {
@@ -82,39 +77,6 @@ func Diff(prev map[string]State, cur []State, next int64, at time.Time, publicat
 	return out
 }
 
-// Dir is where a publication keeps its feed: every segment since the
-// first publication, each a JSON-lines file and a Parquet file of the same
-// records, named by their first and last sequence numbers.
-const Dir = "feed"
-
-func segmentName(first, last int64) string { return fmt.Sprintf("%012d-%012d", first, last) }
-
-// Segment is one file pair of the feed.
-type Segment struct {
-	First, Last int64
-	Name        string // without extension
-}
-
-// Segments lists a feed directory's segments in sequence order.
-func Segments(dir string) ([]Segment, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	var out []Segment
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
-		var s Segment
-		if _, err := fmt.Sscanf(name, "%012d-%012d", &s.First, &s.Last); err != nil {
-			continue
-		}
-		s.Name = name
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].First < out[j].First })
-	return out, nil
-}
-
 // Carry links the segments of the previous publication's feed into the
 // new one (hard links: the files are immutable), copying when a link is
 // not possible.
@@ -125,7 +87,7 @@ func Carry(prevDir, dir string) error {
 	if prevDir == "" {
 		return nil
 	}
-	segs, err := Segments(prevDir)
+	segs, err := snapshotio.FeedSegments(prevDir)
 	if err != nil {
 		return err
 	}
@@ -164,7 +126,7 @@ func Write(dir string, changes []Change) error {
 	if len(changes) == 0 {
 		return nil
 	}
-	name := filepath.Join(dir, segmentName(changes[0].Seq, changes[len(changes)-1].Seq))
+	name := filepath.Join(dir, snapshotio.FeedSegmentName(changes[0].Seq, changes[len(changes)-1].Seq))
 	f, err := os.Create(name + ".jsonl")
 	if err != nil {
 		return err
@@ -208,50 +170,3 @@ func Write(dir string, changes []Change) error {
 	return pf.Close()
 }
 
-// Read returns up to limit changes with a sequence number above after, in
-// order, and whether more follow.
-func Read(dir string, after int64, limit int) ([]Change, bool, error) {
-	segs, err := Segments(dir)
-	if err != nil {
-		return nil, false, err
-	}
-	var out []Change
-	for _, s := range segs {
-		if s.Last <= after {
-			continue
-		}
-		f, err := os.Open(filepath.Join(dir, s.Name+".jsonl"))
-		if err != nil {
-			return nil, false, err
-		}
-		dec := json.NewDecoder(bufio.NewReader(f))
-		for {
-			var c Change
-			if err := dec.Decode(&c); err == io.EOF {
-				break
-			} else if err != nil {
-				f.Close()
-				return nil, false, fmt.Errorf("%s: %w", s.Name, err)
-			}
-			if c.Seq <= after {
-				continue
-			}
-			if len(out) == limit {
-				f.Close()
-				return out, true, nil
-			}
-			out = append(out, c)
-		}
-		f.Close()
-	}
-	return out, false, nil
-}
-
-// Last is the last sequence number of a feed directory (0: none).
-func Last(dir string) (int64, error) {
-	segs, err := Segments(dir)
-	if err != nil || len(segs) == 0 {
-		return 0, err
-	}
-	return segs[len(segs)-1].Last, nil
-}

@@ -3,6 +3,7 @@ package feeds
 import (
 	"context"
 	"encoding/json"
+	"github.com/daawid/registry/schemas/snapshotio"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -66,15 +67,15 @@ func TestFeed_ReadFromCursor(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, more, err := Read(dir, 4, 3)
+	got, more, err := snapshotio.ReadFeed(dir, 4, 3)
 	if err != nil || !more || len(got) != 3 || got[0].Seq != 5 || got[2].Seq != 7 {
 		t.Fatalf("read after 4, limit 3: %+v more=%v %v", got, more, err)
 	}
-	got, more, err = Read(dir, 7, 10)
+	got, more, err = snapshotio.ReadFeed(dir, 7, 10)
 	if err != nil || more || len(got) != 2 || got[1].Seq != 9 {
 		t.Fatalf("read after 7: %+v more=%v %v", got, more, err)
 	}
-	if last, _ := Last(dir); last != 9 {
+	if last, _ := snapshotio.FeedLast(dir); last != 9 {
 		t.Fatalf("last %d", last)
 	}
 	// Carry links every segment into a new publication's feed.
@@ -82,7 +83,7 @@ func TestFeed_ReadFromCursor(t *testing.T) {
 	if err := Carry(dir, next); err != nil {
 		t.Fatal(err)
 	}
-	if last, _ := Last(next); last != 9 {
+	if last, _ := snapshotio.FeedLast(next); last != 9 {
 		t.Fatalf("carried feed ends at %d", last)
 	}
 }

@@ -1446,7 +1446,7 @@ func (p *publisher) exports(ctx context.Context, dir string, rows map[string]*En
 		return err
 	}
 	// The changes table is the change feed's Parquet segments.
-	segs, err := feeds.Segments(filepath.Join(dir, feeds.Dir))
+	segs, err := snapshotio.FeedSegments(filepath.Join(dir, feeds.Dir))
 	if err != nil {
 		return err
 	}

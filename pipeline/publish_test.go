@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"github.com/daawid/registry/schemas/snapshotio"
 	"io"
 	"os"
 	"os/exec"
@@ -328,7 +329,7 @@ func TestPublish_ExpiryEndToEnd(t *testing.T) {
 }
 
 func readFeed(pub string, after int64) ([]feeds.Change, bool, error) {
-	return feeds.Read(filepath.Join(pub, feeds.Dir), after, 1<<20)
+	return snapshotio.ReadFeed(filepath.Join(pub, feeds.Dir), after, 1<<20)
 }
 
 // TestPublish_Exports: a nightly publication writes the Parquet exports,

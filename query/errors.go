@@ -3,6 +3,8 @@ package query
 import (
 	"errors"
 	"fmt"
+
+	"github.com/daawid/registry/schemas"
 )
 
 // The error codes of §7.8, an append-only registry. REST and MCP answer
@@ -36,10 +38,7 @@ type Error struct {
 
 // Issue is one mistake in an input: the field (or REST parameter) and
 // what is wrong with it.
-type Issue struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
+type Issue = schemas.FieldIssue
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
 

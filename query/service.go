@@ -55,6 +55,9 @@ func (r *Read) End() { r.sn.Release() }
 // Publication is the manifest of the publication the reads see.
 func (r *Read) Publication() *schemas.Manifest { return &r.sn.Manifest }
 
+// PublicationDir is the directory of the publication the reads see.
+func (r *Read) PublicationDir() string { return r.sn.Dir }
+
 // Doc is a document to serve: how (its index row) and its bytes.
 type Doc struct {
 	schemas.DocRow

@@ -106,6 +106,7 @@ type htmlWriter struct {
 	ugc       bool
 	legalPage bool
 	pageLang  string
+	canonical string // a legal page's own address, when not the legal notice's
 }
 
 func (w *htmlWriter) raw(s string) { w.buf = append(w.buf, s...) }
@@ -152,9 +153,7 @@ func PrivacyPage(e *schemas.Entry, lang string, site Site) ([]byte, bool) {
 	if e.OperatorCountry() == "DE" {
 		title = "Datenschutz"
 	}
-	w := &htmlWriter{ugc: e.BelowDomain()}
-	w.legalPage = true
-	w.pageLang = lang
+	w := &htmlWriter{ugc: e.BelowDomain(), legalPage: true, pageLang: lang, canonical: PrivacyURL(site, e)}
 	w.head(b, title+": "+e.DisplayName, "")
 	w.raw("<body>\n<header class=\"site\"><a href=\"")
 	w.attr(site.BaseURL + "/")
@@ -235,7 +234,11 @@ func (w *htmlWriter) head(b *builder, title, description string) {
 	}
 	if w.legalPage {
 		w.raw("<link rel=\"canonical\" href=\"")
-		w.attr(LegalURL(s, e))
+		if w.canonical != "" {
+			w.attr(w.canonical)
+		} else {
+			w.attr(LegalURL(s, e))
+		}
 		w.raw("\">\n")
 	} else {
 		w.raw("<link rel=\"canonical\" href=\"")

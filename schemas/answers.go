@@ -32,3 +32,12 @@ type BrandKitAnswer struct {
 	EntryRef
 	BrandKitView
 }
+
+// ChangesAnswer is a page of the change feed (/v1/changes, D60).
+type ChangesAnswer struct {
+	Changes []Change `json:"changes"`
+	// NextCursor is the last sequence number of this page: ask again
+	// with it for what follows.
+	NextCursor string `json:"nextCursor"`
+	HasMore    bool   `json:"hasMore"`
+}

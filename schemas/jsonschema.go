@@ -195,6 +195,7 @@ func SchemaFiles() map[string][]byte {
 	gen("entry-view.json", "Daawid EntryView 0.1", &EntryView{}, false)
 	gen("offering-view.json", "Daawid OfferingView 0.1", &OfferingView{}, false)
 	gen("brand-kit-view.json", "Daawid BrandKitView 0.1", &BrandKitView{}, false)
+	out["openapi.json"] = OpenAPI("https://api.daawid.example", "https://daawid.example")
 	return out
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/daawid/registry/schemas/snapshotio"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -65,7 +66,7 @@ func TestPipelineRun_SIGKILL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: the current publication is damaged: %v", when, err)
 		}
-		all, _, err := feeds.Read(filepath.Join(pub, feeds.Dir), 0, 1<<30)
+		all, _, err := snapshotio.ReadFeed(filepath.Join(pub, feeds.Dir), 0, 1<<30)
 		if err != nil {
 			t.Fatalf("%s: feed: %v", when, err)
 		}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/daawid/registry/export"
+	"github.com/daawid/registry/query/keys"
 )
 
 // runKeys is "daawid keys create|revoke|list": buyer keys for the bulk
@@ -29,7 +29,7 @@ func runKeys(args []string, stdout, stderr io.Writer) int {
 	now := time.Now().UTC()
 	switch args[0] {
 	case "create":
-		secret, k, err := export.CreateKey(*store, *name, now)
+		secret, k, err := keys.CreateKey(*store, *name, now)
 		if err != nil {
 			fmt.Fprintf(stderr, "daawid keys: %v\n", err)
 			return 1
@@ -40,17 +40,17 @@ func runKeys(args []string, stdout, stderr io.Writer) int {
 		if fs.NArg() != 1 {
 			return usage()
 		}
-		if err := export.RevokeKey(*store, fs.Arg(0), now); err != nil {
+		if err := keys.RevokeKey(*store, fs.Arg(0), now); err != nil {
 			fmt.Fprintf(stderr, "daawid keys: %v\n", err)
 			return 1
 		}
 	case "list":
-		keys, err := export.ReadKeys(*store)
+		all, err := keys.ReadKeys(*store)
 		if err != nil {
 			fmt.Fprintf(stderr, "daawid keys: %v\n", err)
 			return 1
 		}
-		for _, k := range keys {
+		for _, k := range all {
 			state := "live"
 			if k.RevokedAt != "" {
 				state = "revoked " + k.RevokedAt

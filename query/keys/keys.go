@@ -1,4 +1,4 @@
-package export
+package keys
 
 import (
 	"crypto/rand"

@@ -1,0 +1,259 @@
+package rest
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/mail"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/schemas"
+	"github.com/gin-gonic/gin"
+	"github.com/oklog/ulid/v2"
+)
+
+// The pages for people besides the entry pages: the report form (HTTP-22,
+// verification.md §2.1 as D68 decides it), the claim page (HTTP-34) and
+// the home page. Semantic HTML with one inline style sheet and no script
+// (HTTP-17); nothing sets a cookie and nothing is loaded from elsewhere.
+
+var pageTemplates = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, follow">
+<title>{{.Title}}</title>
+<style>
+body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:42rem;margin:0 auto;padding:1rem;color:#1b1b1b;background:#fff}
+header.site a{font-weight:700;text-decoration:none;color:#1b1b1b}
+label{display:block;margin-top:1rem;font-weight:600}
+select,textarea,input{font:inherit;width:100%;box-sizing:border-box;padding:.4rem;margin-top:.25rem}
+button{font:inherit;margin-top:1rem;padding:.5rem 1rem}
+.error{color:#a00000}
+footer{margin-top:2rem;font-size:.9rem;color:#555}
+</style>
+</head>
+<body>
+<header class="site"><a href="{{.Base}}/">Daawid</a></header>
+<main>
+{{template "body" .}}
+</main>
+<footer><a href="{{.Base}}/llms.txt">llms.txt</a> · <a href="{{.Base}}/docs/api">API</a></footer>
+</body>
+</html>
+`))
+
+var (
+	reportPage = template.Must(template.Must(pageTemplates.Clone()).Parse(`{{define "body"}}<h1>Report {{.Name}}</h1>
+{{if .Sent}}<p>Thank you. Your report about <a href="{{.Page}}">{{.Name}}</a> was recorded and will be reviewed. While it is open, search engines are asked not to index the entry's page.</p>
+{{else}}<p>Tell us what is wrong with the entry <a href="{{.Page}}">{{.Name}}</a>. Reports are reviewed by people; the entry's owner does not see who reported it.</p>
+{{range .Errors}}<p class="error">{{.}}</p>{{end}}
+<form method="post" action="{{.Action}}">
+<label for="reason">Reason</label>
+<select id="reason" name="reason" required>
+{{range .Reasons}}<option value="{{.Code}}"{{if eq .Code $.Reason}} selected{{end}}>{{.Label}}</option>
+{{end}}</select>
+<label for="message">What is wrong (10 to 4000 characters)</label>
+<textarea id="message" name="message" rows="6" minlength="10" maxlength="4000" required>{{.Message}}</textarea>
+<label for="email">Your email, if we may ask you about the report (optional)</label>
+<input id="email" name="email" type="email" maxlength="254" value="{{.Email}}">
+<button type="submit">Send report</button>
+</form>{{end}}{{end}}`))
+	claimPage = template.Must(template.Must(pageTemplates.Clone()).Parse(`{{define "body"}}<h1>Claim {{.Name}}</h1>
+<p>The entry <a href="{{.Page}}">{{.Name}}</a> ({{.ID}}) was compiled by Daawid from public sources. If it is your business, you can claim it: confirm an email address of the business, then verify its website by a DNS record or a file on the site. Until then the entry says it is not confirmed by the business.</p>
+<p>Claiming is done in the Daawid owner console, which this registry engine does not serve. Keep this entry ID at hand: <code>{{.ID}}</code>.</p>{{end}}`))
+	homePage = template.Must(template.Must(pageTemplates.Clone()).Parse(`{{define "body"}}<h1>Daawid</h1>
+<p>An open registry of what businesses and people declare about themselves, made to be read by AI models, agents, search engines and developers.</p>
+<ul>
+<li><a href="{{.Base}}/llms.txt">llms.txt</a>: how to read the registry</li>
+<li><a href="{{.Base}}/docs/api">The REST API</a> and its <a href="{{.Base}}/schemas/0.1/openapi.json">OpenAPI document</a></li>
+<li><a href="{{.Base}}/sitemap.xml">Sitemap</a> of {{.Entries}} entries</li>
+</ul>{{end}}`))
+)
+
+// reportReasons are what a report can be about (D68).
+var reportReasons = []struct{ Code, Label string }{
+	{"wrong_information", "The information is wrong or outdated"},
+	{"impersonation", "Someone else claims to be this business or person"},
+	{"illegal_content", "It contains illegal content"},
+	{"personal_data", "It shows personal data that should not be public"},
+	{"spam_or_fraud", "It is spam or fraud"},
+	{"other", "Something else"},
+}
+
+type reportView struct {
+	Title, Base, Name, Page, Action, Reason, Message, Email string
+	Sent                                                    bool
+	Errors                                                  []string
+	Reasons                                                 any
+}
+
+func (s *Server) reportEntry(rd *query.Read, slug string) (*query.Resolved, string, error) {
+	e, err := rd.BySlug(slug)
+	if err != nil {
+		return nil, "", err
+	}
+	d, err := rd.EntryDoc(e.ID, schemas.DocView, e.DefaultLanguage())
+	if err != nil {
+		return nil, "", err
+	}
+	b, err := d.Bytes()
+	if err != nil {
+		return nil, "", err
+	}
+	var v struct {
+		DisplayName string `json:"displayName"`
+	}
+	json.Unmarshal(b, &v)
+	return e, v.DisplayName, nil
+}
+
+// reportForm shows the report form of an entry (HTTP-22).
+func (s *Server) reportForm(c *gin.Context, rd *query.Read, slug string) error {
+	e, name, err := s.reportEntry(rd, slug)
+	if err != nil {
+		return err
+	}
+	v := reportView{Title: "Report " + name, Base: s.site.BaseURL, Name: name, Page: s.site.PageURL(e.Slug),
+		Action: "/" + e.Slug + "/report", Reasons: reportReasons, Sent: c.Query("sent") == "1"}
+	return s.writePage(c, http.StatusOK, reportPage, v)
+}
+
+// report is a report as the moderators' file keeps it. The reporter's
+// address is kept only when given, for the moderators, and never leaves
+// that file.
+type report struct {
+	ID      string `json:"id"`
+	Entry   string `json:"entry"`
+	Slug    string `json:"slug"`
+	At      string `json:"at"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+	Email   string `json:"email,omitempty"`
+}
+
+// reportPost records a report: one line in reports.jsonl for the
+// moderators, and a report_opened event (D49) in events.jsonl, which the
+// next pipeline run applies, opening the entry's noindex window (§2.2,
+// HTTP-24) within a minute on the schedule.
+func (s *Server) reportPost(c *gin.Context, rd *query.Read, slug string) error {
+	if s.cfg.Reports == "" {
+		return &query.Error{Code: query.CodeUnavailable, Message: "this registry takes no reports"}
+	}
+	if err := s.limit(c); err != nil {
+		return err
+	}
+	e, name, err := s.reportEntry(rd, slug)
+	if err != nil {
+		return err
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, 64<<10)
+	reason, message, email := c.PostForm("reason"), strings.TrimSpace(c.PostForm("message")), strings.TrimSpace(c.PostForm("email"))
+	var problems []string
+	known := false
+	for _, r := range reportReasons {
+		known = known || r.Code == reason
+	}
+	if !known {
+		problems = append(problems, "reason: choose one of the reasons")
+	}
+	if n := utf8.RuneCountInString(message); n < 10 || n > 4000 {
+		problems = append(problems, "message: say in 10 to 4000 characters what is wrong")
+	}
+	if email != "" {
+		if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
+			problems = append(problems, "email: is not an email address")
+		}
+	}
+	if len(problems) > 0 {
+		v := reportView{Title: "Report " + name, Base: s.site.BaseURL, Name: name, Page: s.site.PageURL(e.Slug), Action: "/" + e.Slug + "/report",
+			Reasons: reportReasons, Reason: reason, Message: message, Email: email, Errors: problems}
+		return s.writePage(c, http.StatusUnprocessableEntity, reportPage, v)
+	}
+	now := s.cfg.Now().UTC()
+	id := "rep_" + strings.ToLower(ulid.MustNew(ulid.Timestamp(now), rand.Reader).String())
+	at := schemas.FormatTime(now)
+	if err := s.appendReport(report{ID: id, Entry: e.ID, Slug: e.Slug, At: at, Reason: reason, Message: message, Email: email},
+		map[string]string{"entry": e.ID, "type": "report_opened", "at": at}); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	s.log.Info("report recorded", "report", id, "entry", e.ID, "reason", reason)
+	c.Redirect(http.StatusSeeOther, "/"+e.Slug+"/report?sent=1")
+	return nil
+}
+
+func (s *Server) appendReport(r report, event map[string]string) error {
+	s.reportMu.Lock()
+	defer s.reportMu.Unlock()
+	if err := os.MkdirAll(s.cfg.Reports, 0o755); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"reports.jsonl", r}, {"events.jsonl", event}} {
+		b, _ := json.Marshal(f.v)
+		fh, err := os.OpenFile(filepath.Join(s.cfg.Reports, f.name), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return err
+		}
+		_, err = fh.Write(append(b, '\n'))
+		if serr := fh.Sync(); err == nil {
+			err = serr
+		}
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claimPage is where an owner starts claiming an entry (HTTP-34).
+func (s *Server) claimPage(c *gin.Context, rd *query.Read, id string) error {
+	if !schemas.ValidID(schemas.PrefixEntry, id) {
+		return &query.Error{Code: query.CodeNotFound, Message: id + " is not an entry ID"}
+	}
+	r, err := rd.ByID(id)
+	if err != nil {
+		return err
+	}
+	e, name, err := s.reportEntry(rd, r.Slug)
+	if err != nil {
+		return err
+	}
+	return s.writePage(c, http.StatusOK, claimPage, map[string]string{"Title": "Claim " + name, "Base": s.site.BaseURL,
+		"Name": name, "Page": s.site.PageURL(e.Slug), "ID": e.ID})
+}
+
+// home is the registry's front page.
+func (s *Server) home(c *gin.Context, rd *query.Read) error {
+	return s.writePage(c, http.StatusOK, homePage, map[string]any{"Title": "Daawid", "Base": s.site.BaseURL,
+		"Entries": rd.Publication().Counts["entries"]})
+}
+
+func (s *Server) writePage(c *gin.Context, status int, t *template.Template, v any) error {
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, v); err != nil {
+		return err
+	}
+	h := c.Writer.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+	c.Status(status)
+	if c.Request.Method != http.MethodHead {
+		c.Writer.Write(buf.Bytes())
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package rest
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/schemas"
+	"github.com/gin-gonic/gin"
+)
+
+// pages serves every path no other route claims: the registry-level files
+// and the entry pages and documents, all looked up by path in the
+// publication (§2.1), and the per-entry routes around them.
+func (s *Server) pages(c *gin.Context, rd *query.Read) error {
+	r := c.Request
+	path := r.URL.Path
+	if r.Method == http.MethodPost && strings.HasSuffix(path, "/report") {
+		return s.reportPost(c, rd, strings.TrimSuffix(strings.TrimPrefix(path, "/"), "/report"))
+	}
+	if r.Method == http.MethodOptions {
+		return s.preflight(c)
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		c.Header("Allow", "GET, HEAD")
+		return &query.Error{Code: query.CodeNotFound, Message: r.Method + " is not served at " + path}
+	}
+	switch {
+	case path == "/":
+		return s.home(c, rd)
+	case strings.HasPrefix(path, "/id/"):
+		return s.entryIRI(c, rd, strings.TrimPrefix(path, "/id/"))
+	case strings.HasPrefix(path, "/claim/"):
+		return s.claimPage(c, rd, strings.TrimPrefix(path, "/claim/"))
+	case strings.HasSuffix(path, "/report") && strings.Count(path, "/") == 2:
+		return s.reportForm(c, rd, strings.TrimSuffix(strings.TrimPrefix(path, "/"), "/report"))
+	}
+	// /{slug} and /{slug}/{lang} are negotiated (HTTP-01, HTTP-07).
+	negotiated := false
+	if d, ok := s.pageDoc(rd, path); ok && d.Kind == schemas.DocHTML {
+		negotiated = true
+		c.Header("Vary", "Accept") // HTTP-14: on /{slug} only
+		if prefersMarkdown(r.Header.Get("Accept")) {
+			path = markdownPath(d)
+		}
+	}
+	doc, err := rd.Document(path)
+	if err != nil {
+		if qe, ok := query.AsError(err); ok && qe.Code == query.CodeNotFound {
+			if to, ok := s.renamed(rd, r.URL.Path); ok {
+				c.Redirect(http.StatusMovedPermanently, to)
+				return nil
+			}
+		}
+		return err
+	}
+	if doc.Kind == schemas.DocSite {
+		s.siteHeaders(c, doc)
+		serveDoc(c, doc)
+		return nil
+	}
+	e, err := rd.ByID(doc.EntryID)
+	if err != nil {
+		return err
+	}
+	html := doc.Kind == schemas.DocHTML || doc.Kind == schemas.DocLegal || doc.Kind == schemas.DocPrivacy
+	s.docHeaders(c, doc.DocRow, e.Languages(), !html)
+	if negotiated && doc.Kind != schemas.DocHTML {
+		c.Header("Content-Location", doc.Path)
+	}
+	serveDoc(c, doc)
+	return nil
+}
+
+// pageDoc finds the HTML page at a path without reading it.
+func (s *Server) pageDoc(rd *query.Read, path string) (*query.Doc, bool) {
+	d, err := rd.Document(path)
+	if err != nil {
+		return nil, false
+	}
+	return d, true
+}
+
+// markdownPath is the markdown document of a page's language.
+func markdownPath(page *query.Doc) string { return page.Path + ".md" }
+
+// renamed finds the path an old slug's path moved to: the same path with
+// the entry's slug now (D47: old slugs redirect, 301).
+func (s *Server) renamed(rd *query.Read, path string) (string, bool) {
+	rest := strings.TrimPrefix(path, "/")
+	slug, tail := rest, ""
+	if i := strings.IndexAny(rest, "/."); i >= 0 {
+		slug, tail = rest[:i], rest[i:]
+	}
+	e, err := rd.BySlug(slug)
+	if err != nil || !e.Renamed {
+		return "", false
+	}
+	return s.site.PageURL(e.Slug) + tail, true
+}
+
+// entryIRI dereferences an entry's subject IRI (HTTP-39): the IRI names
+// the business or person, not a document, so it answers 303 See Other to
+// the page that describes it.
+func (s *Server) entryIRI(c *gin.Context, rd *query.Read, id string) error {
+	if !schemas.ValidID(schemas.PrefixEntry, id) {
+		return &query.Error{Code: query.CodeNotFound, Message: id + " is not an entry ID"}
+	}
+	e, err := rd.ByID(id)
+	if err != nil {
+		return err
+	}
+	c.Header("Cache-Control", cacheEntry)
+	c.Header("Access-Control-Allow-Origin", "*")
+	target := s.site.PageURL(e.Slug)
+	if prefersMarkdown(c.GetHeader("Accept")) {
+		target += ".md"
+	} else if strings.Contains(c.GetHeader("Accept"), "application/ld+json") {
+		target += ".json"
+	}
+	c.Header("Vary", "Accept")
+	c.Redirect(http.StatusSeeOther, target)
+	return nil
+}
+
+// siteHeaders are the registry-level files' headers: validators, five
+// minutes of caching, and CORS, since agents in browsers read them too.
+func (s *Server) siteHeaders(c *gin.Context, d *query.Doc) {
+	h := c.Writer.Header()
+	h.Set("ETag", d.ETag)
+	if !d.LastModified.IsZero() {
+		h.Set("Last-Modified", d.LastModified.UTC().Format(http.TimeFormat))
+	}
+	h.Set("Cache-Control", cacheEntry)
+	h.Set("Access-Control-Allow-Origin", "*")
+}
+
+// preflight answers CORS preflight requests for the read routes: any
+// origin, GET and HEAD, the conditional headers.
+func (s *Server) preflight(c *gin.Context) error {
+	h := c.Writer.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+	h.Set("Access-Control-Allow-Headers", "Accept, Accept-Language, If-None-Match, If-Modified-Since, Range, Signature-Agent, Authorization, Content-Type, Idempotency-Key")
+	h.Set("Access-Control-Max-Age", "86400")
+	c.Status(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,66 @@
+package rest
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+)
+
+// routes registers every route area. GET routes answer HEAD the same way
+// without a body (REST-39).
+func (s *Server) routes() {
+	e := s.engine
+	get := func(path string, h handler) {
+		e.GET(path, s.wrap(h))
+		e.HEAD(path, s.wrap(h))
+	}
+	// REST mirror, §8. Gin names a path segment once, so {entry} of the
+	// offerings and brand-kit routes is :id here too (REST-18 says what
+	// each accepts).
+	get("/v1/entries/:id", s.entryByID)
+	get("/v1/entries/by-slug/:slug", s.entryBySlug)
+	get("/v1/entries/by-domain/:host", s.entryByDomain)
+	get("/v1/entries/:id/offerings", s.offerings)
+	get("/v1/entries/:id/brand-kit", s.brandKit)
+	// Buyers: the bulk exports and the change feed, behind keys.
+	get("/v1/exports", s.exportsManifest)
+	get("/v1/exports/*file", s.exportFile)
+	get("/v1/changes", s.changes)
+	// Published schemas and the pages about the API.
+	get("/schemas/0.1/:file", s.schemaFile)
+	get("/docs/api", s.apiDocs)
+	get("/ns", s.namespace)
+	// Operations.
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+	// MCP (HTTP-06): mounted by the MCP server.
+	e.Any("/mcp", s.mcpHandler)
+	e.Any("/mcp/*rest", s.mcpHandler)
+	// Everything else: pages, documents, registry-level files.
+	e.NoRoute(s.wrap(s.pages))
+}
+
+func (s *Server) mcpHandler(c *gin.Context) {
+	if s.mcp == nil || (c.Request.URL.Path == "/mcp/server-card") {
+		s.wrap(s.pages)(c) // the server card is a registry-level file
+		return
+	}
+	s.mcp.ServeHTTP(c.Writer, c.Request)
+}
+
+func (s *Server) healthz(c *gin.Context) {
+	c.Header("Cache-Control", "no-store")
+	c.String(http.StatusOK, "ok\n")
+}
+
+// readyz is ready only with a publication loaded.
+func (s *Server) readyz(c *gin.Context) {
+	c.Header("Cache-Control", "no-store")
+	if s.cfg.Ready != nil && !s.cfg.Ready() {
+		c.String(http.StatusServiceUnavailable, "no publication loaded\n")
+		return
+	}
+	rd := s.svc.Begin(s.cfg.Now())
+	defer rd.End()
+	c.String(http.StatusOK, "ready: publication %s\n", rd.Publication().ID)
+}

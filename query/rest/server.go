@@ -1,0 +1,232 @@
+package rest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/query/counting"
+	"github.com/daawid/registry/query/fairuse"
+	"github.com/daawid/registry/render"
+	"github.com/gin-gonic/gin"
+)
+
+// Config is what the server is built from (STYLE 12: no globals).
+type Config struct {
+	// Limiter keeps the fair-use limit (§7.8); nil: none.
+	Limiter *fairuse.Limiter
+	// Counter counts reads and logs searches (§8); nil: nothing counted.
+	Counter *counting.Counter
+	// Keys is the buyer key store (export.CreateKey); "" closes the
+	// exports and the change feed.
+	Keys string
+	// Reports is the folder where reports made on /{slug}/report go
+	// (reports.jsonl, and the report_opened events the pipeline reads,
+	// events.jsonl); "" refuses reports.
+	Reports string
+	// TrustedProxies are the proxies whose X-Forwarded-For is believed
+	// (CIDRs); none by default, so a client cannot pick its own address.
+	TrustedProxies []string
+	// Now is the clock; nil uses time.Now. Below cmd, time is passed in
+	// (ARCHITECTURE 4): every read gets the request's instant.
+	Now func() time.Time
+	Log *slog.Logger
+	// Ready reports whether a publication is loaded (/readyz).
+	Ready func() bool
+}
+
+// Server holds the routes.
+type Server struct {
+	cfg    Config
+	svc    *query.Service
+	site   render.Site
+	log    *slog.Logger
+	engine *gin.Engine
+	// hosts of a split deployment (§2.1): pages, API, MCP; empty on a
+	// local copy, where one origin serves everything.
+	pagesHost, apiHost, mcpHost string
+	// mcp is the MCP endpoint's handler, mounted by the MCP package.
+	mcp  http.Handler
+	keys *keyStore // nil: the exports are closed
+	// static are the files made once at start (schemas, /docs/api, /ns);
+	// started is their Last-Modified.
+	static  map[string]static
+	started time.Time
+	// reportMu: one writer of the report files per process.
+	reportMu sync.Mutex
+}
+
+// New builds the server's routes over a Service.
+func New(cfg Config, svc *query.Service) (*Server, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	site := svc.Site()
+	s := &Server{cfg: cfg, svc: svc, site: site, log: cfg.Log}
+	if pages, api, mcp := hostOf(site.BaseURL), hostOf(site.APIURL), hostOf(site.MCPURL); pages != api || pages != mcp {
+		s.pagesHost, s.apiHost, s.mcpHost = pages, api, mcp
+	}
+	s.started = cfg.Now().UTC().Truncate(time.Second)
+	s.static = s.staticFiles()
+	if cfg.Keys != "" {
+		s.keys = &keyStore{path: cfg.Keys}
+	}
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	e.RedirectTrailingSlash = false
+	e.RedirectFixedPath = false
+	e.HandleMethodNotAllowed = false
+	e.UseRawPath = true // slugs never need it; by-domain hosts may carry %2F
+	if err := e.SetTrustedProxies(cfg.TrustedProxies); err != nil {
+		return nil, err
+	}
+	e.Use(gin.CustomRecoveryWithWriter(nil, func(c *gin.Context, err any) {
+		s.log.Error("panic", "path", c.Request.URL.Path, "err", err)
+		writeProblem(c.Writer, Problem{Type: site.BaseURL + "/docs/api#unavailable", Title: "Unavailable", Status: 500,
+			Detail: "the server failed on this request", Code: query.CodeUnavailable})
+		c.Abort()
+	}))
+	e.Use(s.common)
+	s.engine = e
+	s.routes()
+	return s, nil
+}
+
+// Handler is the server's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.engine }
+
+// MountMCP puts the MCP endpoint's handler at /mcp (HTTP-06).
+func (s *Server) MountMCP(h http.Handler) { s.mcp = h }
+
+func hostOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(p.Host)
+}
+
+// common runs before every route: a trace ID in a header only (§7.3), no
+// cookies ever, the host a route area belongs to, and an access log
+// without addresses.
+func (s *Server) common(c *gin.Context) {
+	start := time.Now()
+	var id [8]byte
+	rand.Read(id[:])
+	trace := hex.EncodeToString(id[:])
+	c.Header("X-Trace-Id", trace)
+	if s.pagesHost != "" && !s.onItsHost(c) {
+		c.Abort()
+		return
+	}
+	c.Next()
+	c.Writer.Header().Del("Set-Cookie") // nothing on the read path sets one; make sure
+	s.log.Info("http", "method", c.Request.Method, "path", c.Request.URL.Path, "status", c.Writer.Status(),
+		"bytes", c.Writer.Size(), "ms", time.Since(start).Milliseconds(), "reader", s.category(c.Request), "trace", trace)
+}
+
+// onItsHost sends a request for one route area that came to another host
+// of a split deployment to the right host (301), so old links keep
+// working; a host the deployment does not name (a proxy, a health check)
+// is served as is.
+func (s *Server) onItsHost(c *gin.Context) bool {
+	host := strings.ToLower(c.Request.Host)
+	if host != s.pagesHost && host != s.apiHost && host != s.mcpHost {
+		return true
+	}
+	path := c.Request.URL.Path
+	want := s.pagesHost
+	switch {
+	case strings.HasPrefix(path, "/v1/") || path == "/v1":
+		want = s.apiHost
+	case path == "/mcp" || strings.HasPrefix(path, "/mcp/"):
+		want = s.mcpHost
+	case path == "/healthz" || path == "/readyz" || path == "/robots.txt":
+		return true
+	}
+	if host == want {
+		return true
+	}
+	u := *c.Request.URL
+	u.Scheme, u.Host = "https", want
+	if strings.HasPrefix(s.site.BaseURL, "http://") {
+		u.Scheme = "http"
+	}
+	c.Redirect(http.StatusMovedPermanently, u.String())
+	return false
+}
+
+// category is the category of reader (§7.8, REST-38).
+func (s *Server) category(r *http.Request) string {
+	return fairuse.CategoryOf(r.Header.Get("User-Agent"), r.Header.Get("Signature-Agent"))
+}
+
+// clientAddr is the caller's address, as the trusted proxies say.
+func clientAddr(c *gin.Context) netip.Addr {
+	a, err := netip.ParseAddr(c.ClientIP())
+	if err != nil {
+		host, _, _ := net.SplitHostPort(c.Request.RemoteAddr)
+		a, _ = netip.ParseAddr(host)
+	}
+	return a
+}
+
+// handler is a route that returns its error (STYLE 9).
+type handler func(c *gin.Context, rd *query.Read) error
+
+// wrap gives a route one publication for the request and turns its error
+// into a problem: a query.Error into its code's status, anything else
+// into 500 with a safe message and the detail in the log only.
+func (s *Server) wrap(h handler) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		rd := s.svc.Begin(s.cfg.Now())
+		defer rd.End()
+		if err := h(c, rd); err != nil {
+			s.fail(c, err)
+		}
+	}
+}
+
+func (s *Server) fail(c *gin.Context, err error) {
+	var qe *query.Error
+	if !errors.As(err, &qe) {
+		s.log.Error("request failed", "path", c.Request.URL.Path, "err", err, "trace", c.Writer.Header().Get("X-Trace-Id"))
+		qe = &query.Error{Code: query.CodeUnavailable, Message: "the server could not answer this request; try again"}
+	}
+	p := s.problemOf(qe)
+	if qe.Code == query.CodeUnavailable && !errors.As(err, new(*query.Error)) {
+		p.Status = http.StatusInternalServerError
+	}
+	if strings.HasPrefix(c.Request.URL.Path, "/v1/") {
+		c.Header("X-Robots-Tag", "noindex")
+		c.Header("Access-Control-Allow-Origin", "*")
+	}
+	writeProblem(c.Writer, p)
+	c.Abort()
+}
+
+// limit keeps the fair-use limit for a read (§7.8): over it, rate_limited
+// with the seconds to the next minute.
+func (s *Server) limit(c *gin.Context) error {
+	if s.cfg.Limiter == nil {
+		return nil
+	}
+	ok, retry := s.cfg.Limiter.Allow(s.category(c.Request), clientAddr(c), s.cfg.Now())
+	if ok {
+		return nil
+	}
+	return &query.Error{Code: query.CodeRateLimited, RetryAfterSeconds: retry,
+		Message: "more than 300 reads this minute from this address for this kind of reader; try again in " + itoa(retry) + " seconds"}
+}
