@@ -123,12 +123,18 @@ func (ids *Identities) AssignNew(news []NewCompany, now time.Time) []*Identity {
 	return out
 }
 
+// RenameDue reports whether a name calls for a new slug: its slug does
+// not start with the name's (so a slug with a town added stays).
+func RenameDue(id *Identity, name string) bool {
+	base := Slugify(name)
+	return base != "" && !strings.HasPrefix(id.Slug, base)
+}
+
 // Rename gives an identity the slug of a new name; the old slug stays
 // reserved and redirects (decision D47). It reports whether the slug
 // changed.
 func (ids *Identities) Rename(id *Identity, name, locality string) bool {
-	base := Slugify(name)
-	if base == "" || strings.HasPrefix(id.Slug, base) {
+	if !RenameDue(id, name) {
 		return false
 	}
 	slug := ids.freeSlug(name, locality)

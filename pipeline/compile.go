@@ -404,7 +404,9 @@ func (r *run) decideInbox(reads []inboxRead) {
 			r.refuseFile(f, []Problem{{File: name, Reason: "another revision of the entry in this inbox (" + other.File + ") was taken first"}})
 			continue
 		}
-		if decl.BasedOn != current {
+		// A new entry (D69): nothing to be based on, so its first revision
+		// says 1, the lowest the schema allows.
+		if decl.BasedOn != current && !(current == 0 && decl.BasedOn == 1) {
 			cs := &compile.ChangedSince{EntryID: decl.Entry.ID, BasedOn: decl.BasedOn, Current: current}
 			r.refuseFile(f, []Problem{{File: name, Path: "/record/revision", Reason: cs.Error()}})
 			continue

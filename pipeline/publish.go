@@ -1102,7 +1102,7 @@ func (r *registryDB) entry(e *schemas.Entry, row *EntryRow, docs []DocRow, t *ex
 // redirects them, D47): every one, from the state's identity map, so a
 // delta's copy is replaced whole.
 func (r *registryDB) oldSlugs(ctx context.Context, st *State) error {
-	rows, err := st.DB().QueryContext(ctx, `SELECT entry_id, old_slugs FROM identities WHERE old_slugs <> '' ORDER BY entry_id`)
+	rows, err := st.DB().QueryContext(ctx, `SELECT entry_id, array_to_string(old_slugs, ' ') FROM identities WHERE len(old_slugs) > 0 ORDER BY entry_id`)
 	if err != nil {
 		return err
 	}

@@ -48,14 +48,22 @@ func (r *run) registerFiles(ctx context.Context) ([]string, error) {
 // files); the second compiles every record.
 func (r *run) registers(ctx context.Context, files []string) error { // First pass: the companies the registry does not know, on every core.
 	n := runtime.GOMAXPROCS(0)
-	found := make([][]compile.NewCompany, n)
+	found, renamed := make([][]compile.NewCompany, n), make([][]compile.NewCompany, n)
 	err := r.scanFiles(ctx, files, func(w int, rd register.Framed, raw register.Raw) {
 		b, ok := rd.Brief(raw)
 		if !ok || !b.Active {
 			return
 		}
-		if _, known := r.ids.ByKey(b.Key); !known {
+		id, known := r.ids.ByKey(b.Key)
+		if !known {
 			found[w] = append(found[w], compile.NewCompany{Key: b.Key, Name: b.Name, Locality: b.Locality})
+			return
+		}
+		// An unclaimed company the register names anew gets the slug of
+		// its new name; the old one redirects (D47). A claimed entry's
+		// name is its owner's.
+		if row := r.rows[b.Key]; row != nil && !row.Claimed && !row.Removed && compile.RenameDue(id, b.Name) {
+			renamed[w] = append(renamed[w], compile.NewCompany{Key: b.Key, Name: b.Name, Locality: b.Locality})
 		}
 	}, nil)
 	if err != nil {
@@ -81,6 +89,16 @@ func (r *run) registers(ctx context.Context, files []string) error { // First pa
 		r.touched = touched
 	}
 	r.ids.AssignNew(news, r.now)
+	var renames []compile.NewCompany
+	for _, f := range renamed {
+		renames = append(renames, f...)
+	}
+	sort.SliceStable(renames, func(i, j int) bool { return renames[i].Key < renames[j].Key })
+	for _, c := range slices.CompactFunc(renames, func(a, b compile.NewCompany) bool { return a.Key == b.Key }) {
+		if id, ok := r.ids.ByKey(c.Key); ok && r.ids.Rename(id, c.Name, c.Locality) {
+			r.log.Info("renamed", "entry", id.EntryID, "slug", id.Slug, "was", id.OldSlugs[len(id.OldSlugs)-1])
+		}
+	}
 	r.complete = completeProduct(files)
 	return r.compileFiles(ctx, files)
 }

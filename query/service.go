@@ -32,14 +32,22 @@ func NewService(snaps *Snapshots, site render.Site) *Service {
 	return &Service{snaps: snaps, site: site}
 }
 
+// Ready reports whether a publication is open to read.
+func (s *Service) Ready() bool { return s.snaps.Ready() }
+
 // Site is the registry's base URLs and vocabulary.
 func (s *Service) Site() render.Site { return s.site }
 
 // Begin starts the reads of one request at the instant now: they all see
 // the same publication, which stays open until End (STYLE 3: one getter
-// per request, where a new snapshot swaps in).
-func (s *Service) Begin(now time.Time) *Read {
-	return &Read{svc: s, sn: s.snaps.Acquire(), now: now}
+// per request, where a new snapshot swaps in). Before the first
+// publication it fails with unavailable.
+func (s *Service) Begin(now time.Time) (*Read, error) {
+	sn := s.snaps.Acquire()
+	if sn == nil {
+		return nil, &Error{Code: CodeUnavailable, Message: "no publication is loaded yet; try again shortly", RetryAfterSeconds: 5}
+	}
+	return &Read{svc: s, sn: sn, now: now}, nil
 }
 
 // Read is one request's view of the registry.

@@ -175,17 +175,29 @@ type Snapshots struct {
 
 // OpenSnapshots opens the publication {out}/current points at.
 func OpenSnapshots(out string) (*Snapshots, error) {
-	s := &Snapshots{out: out}
+	s := NewSnapshots(out)
 	if _, err := s.Refresh(); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// Acquire takes the current snapshot; call Release on it when done.
+// NewSnapshots serves the publications of out without opening one yet: a
+// server can start before the first publication and is ready once
+// Refresh (or Watch) finds it.
+func NewSnapshots(out string) *Snapshots { return &Snapshots{out: out} }
+
+// Ready reports whether a publication is open.
+func (s *Snapshots) Ready() bool { return s.cur.Load() != nil }
+
+// Acquire takes the current snapshot; call Release on it when done. It
+// returns nil before the first publication is open.
 func (s *Snapshots) Acquire() *Snapshot {
 	for {
 		sn := s.cur.Load()
+		if sn == nil {
+			return nil
+		}
 		sn.refs.Add(1)
 		if !sn.retired.Load() {
 			return sn

@@ -22,12 +22,14 @@ func words(s string) []string {
 	return strings.FieldsFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
 }
 
-// wordMatches reports whether a word of a query is in a text's words: the
-// same word, or for words of four letters or more the start of one
-// ("küche" finds "küchen", "schrank" finds "schranksysteme").
+// wordMatches reports whether a word of a query is inside a text's words
+// (TOOL-14: "looked for inside each offering's own"): the same word, or
+// for words of four letters or more a part of one, so German compounds
+// are found by their parts ("schrank" finds "einbauschranke", "küche"
+// finds "küchen").
 func wordMatches(q string, text []string) bool {
 	for _, w := range text {
-		if w == q || (len([]rune(q)) >= 4 && strings.HasPrefix(w, q)) {
+		if w == q || (len([]rune(q)) >= 4 && strings.Contains(w, q)) {
 			return true
 		}
 	}

@@ -16,7 +16,8 @@ type command struct {
 }
 
 var commands = []command{
-	{"demo", "the main job on the embedded default: compile the bundled samples and websites, publish them", runDemo},
+	{"demo", "the main job on the embedded default: compile the bundled samples and websites, publish, schedule and serve on localhost:8080", runDemo},
+	{"serve", "serve the current publication: pages, documents, the REST mirror, discovery files, exports", runServe},
 	{"render", "write one projection of an entry to stdout", runRender},
 	{"validate", "check entries and print every mistake with its path", runValidate},
 	{"compile", "compile entries from registers, websites, owner revisions and events into the state", runCompile},

@@ -105,7 +105,7 @@ func fixturePaths(t *testing.T) []string {
 // in the static tree of a verified publication.
 func TestDemo_MainJob(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errs := runCLI("demo", "--dir", dir)
+	code, out, errs := runCLI("demo", "--once", "--dir", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

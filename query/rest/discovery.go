@@ -62,6 +62,11 @@ func (s *Server) apiDocs(c *gin.Context, _ *query.Read) error {
 	return s.serveStatic(c, "/docs/api")
 }
 
+// namespaceJSONLD: GET /ns.jsonld.
+func (s *Server) namespaceJSONLD(c *gin.Context, _ *query.Read) error {
+	return s.serveStatic(c, "/ns.jsonld")
+}
+
 // namespace: GET /ns, the daawid: terms (HTTP-38): HTML, or the
 // vocabulary as JSON-LD when asked for.
 func (s *Server) namespace(c *gin.Context, _ *query.Read) error {

@@ -61,7 +61,7 @@ func (s *Server) entryLink(slug, lang string, langs []string) string {
 // an If-Modified-Since not older than Last-Modified.
 func serveDoc(c *gin.Context, d *query.Doc) {
 	c.Writer.Header().Set("Content-Type", d.MediaType)
-	http.ServeContent(c.Writer, c.Request, "", time.Time{}, d.Body)
+	http.ServeContent(c.Writer, c.Request, "", d.LastModified, d.Body)
 }
 
 // notModified reports whether the request's validators match the

@@ -30,6 +30,7 @@ func (s *Server) routes() {
 	get("/schemas/0.1/:file", s.schemaFile)
 	get("/docs/api", s.apiDocs)
 	get("/ns", s.namespace)
+	get("/ns.jsonld", s.namespaceJSONLD)
 	// Operations.
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
@@ -56,11 +57,11 @@ func (s *Server) healthz(c *gin.Context) {
 // readyz is ready only with a publication loaded.
 func (s *Server) readyz(c *gin.Context) {
 	c.Header("Cache-Control", "no-store")
-	if s.cfg.Ready != nil && !s.cfg.Ready() {
+	rd, err := s.svc.Begin(s.cfg.Now())
+	if err != nil {
 		c.String(http.StatusServiceUnavailable, "no publication loaded\n")
 		return
 	}
-	rd := s.svc.Begin(s.cfg.Now())
 	defer rd.End()
 	c.String(http.StatusOK, "ready: publication %s\n", rd.Publication().ID)
 }

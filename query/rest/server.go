@@ -40,8 +40,8 @@ type Config struct {
 	// (ARCHITECTURE 4): every read gets the request's instant.
 	Now func() time.Time
 	Log *slog.Logger
-	// Ready reports whether a publication is loaded (/readyz).
-	Ready func() bool
+	// Metrics, when set, are updated on every request.
+	Metrics *Metrics
 }
 
 // Server holds the routes.
@@ -133,6 +133,7 @@ func (s *Server) common(c *gin.Context) {
 	}
 	c.Next()
 	c.Writer.Header().Del("Set-Cookie") // nothing on the read path sets one; make sure
+	s.cfg.Metrics.observe(c.Request.URL.Path, c.Writer.Status(), time.Since(start).Seconds())
 	s.log.Info("http", "method", c.Request.Method, "path", c.Request.URL.Path, "status", c.Writer.Status(),
 		"bytes", c.Writer.Size(), "ms", time.Since(start).Milliseconds(), "reader", s.category(c.Request), "trace", trace)
 }
@@ -191,7 +192,11 @@ type handler func(c *gin.Context, rd *query.Read) error
 // into 500 with a safe message and the detail in the log only.
 func (s *Server) wrap(h handler) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		rd := s.svc.Begin(s.cfg.Now())
+		rd, err := s.svc.Begin(s.cfg.Now())
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
 		defer rd.End()
 		if err := h(c, rd); err != nil {
 			s.fail(c, err)
@@ -223,10 +228,12 @@ func (s *Server) limit(c *gin.Context) error {
 	if s.cfg.Limiter == nil {
 		return nil
 	}
-	ok, retry := s.cfg.Limiter.Allow(s.category(c.Request), clientAddr(c), s.cfg.Now())
+	cat := s.category(c.Request)
+	ok, retry := s.cfg.Limiter.Allow(cat, clientAddr(c), s.cfg.Now())
 	if ok {
 		return nil
 	}
+	s.cfg.Metrics.limited(cat)
 	return &query.Error{Code: query.CodeRateLimited, RetryAfterSeconds: retry,
 		Message: "more than 300 reads this minute from this address for this kind of reader; try again in " + itoa(retry) + " seconds"}
 }

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/query/counting"
+	"github.com/daawid/registry/query/fairuse"
+	"github.com/daawid/registry/query/rest"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas/taxonomy"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// serveConfig is what the server runs with.
+type serveConfig struct {
+	Out         string // the publications' folder ({out}/current)
+	Addr        string
+	MetricsAddr string // "" no metrics listener
+	Site        render.Site
+	Keys        string // buyer key store; "" closes the exports
+	Reports     string // where reports go
+	Counts      string // where read counts go; "" counts nothing
+	NoLimit     bool   // no fair-use limit (benchmarks against a static server)
+	Log         *slog.Logger
+	// bound, when set, receives the address the server listens on.
+	bound func(addr string)
+}
+
+// runServe is "daawid serve": the read server over the current
+// publication, swapping to newer ones as they appear.
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "out", "the publications' folder (the pipeline's --out)")
+	addr := fs.String("addr", "localhost:8080", "address to serve on")
+	metrics := fs.String("metrics-addr", "localhost:9464", "address of the Prometheus metrics listener; empty: none")
+	base := fs.String("base-url", "", "the registry's base URL (default: http://ADDR for a local address, else "+render.DefaultBaseURL+")")
+	keysFile := fs.String("keys", "", "buyer key store (daawid keys); empty closes the exports and the change feed")
+	reports := fs.String("reports", "", "folder for reports made on /{slug}/report (default: OUT/../reports)")
+	counts := fs.String("counts", "", "folder for read counts and the search log (default: OUT/../counts)")
+	noLimit := fs.Bool("no-limit", false, "no fair-use limit (for load benchmarks only)")
+	logLevel := fs.String("log-level", "info", "debug, info, warn or error (access logs are info)")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: daawid serve [--out DIR] [--addr HOST:PORT] [flags]")
+		return 2
+	}
+	log, err := newLogger(stderr, *logLevel)
+	if err != nil {
+		fmt.Fprintf(stderr, "daawid serve: %v\n", err)
+		return 2
+	}
+	site, err := serveSite(*base, *addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "daawid serve: %v\n", err)
+		return 2
+	}
+	parent := filepath.Dir(filepath.Clean(*out))
+	cfg := serveConfig{Out: *out, Addr: *addr, MetricsAddr: *metrics, Site: site, Keys: *keysFile,
+		Reports: orDefault(*reports, filepath.Join(parent, "reports")), Counts: orDefault(*counts, filepath.Join(parent, "counts")), NoLimit: *noLimit, Log: log}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg.bound = func(a string) { fmt.Fprintf(stdout, "serving %s on http://%s\n", *out, a) }
+	if err := serve(ctx, cfg); err != nil {
+		fmt.Fprintf(stderr, "daawid serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func newLogger(w io.Writer, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: %w", level, err)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+// serveSite is the site of a served registry: the base URL given, or for
+// a local address plain http on it (VIEW-21), else the contract's hosts.
+func serveSite(base, addr string) (render.Site, error) {
+	if base == "" {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return render.Site{}, fmt.Errorf("--addr %q: %w", addr, err)
+		}
+		switch host {
+		case "", "localhost", "127.0.0.1", "::1", "0.0.0.0", "::":
+			base = "http://localhost:" + port
+		default:
+			base = render.DefaultBaseURL
+		}
+	}
+	return render.NewSite(base, taxonomy.Default())
+}
+
+// serve runs the server until ctx ends, then shuts down gracefully: it
+// stops accepting, lets requests in flight finish (up to 20 s), flushes
+// the read counts and closes the publication.
+func serve(ctx context.Context, cfg serveConfig) error {
+	log := cfg.Log
+	snaps := query.NewSnapshots(cfg.Out)
+	if _, err := snaps.Refresh(); err != nil {
+		log.Warn("no publication yet; not ready until one appears", "err", err)
+	}
+	defer snaps.Close()
+	svc := query.NewService(snaps, cfg.Site)
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg)}
+	if !cfg.NoLimit {
+		rcfg.Limiter = fairuse.NewLimiter(300)
+	}
+	if cfg.Counts != "" {
+		counter, err := counting.Open(counting.Config{Dir: cfg.Counts}, log)
+		if err != nil {
+			return err
+		}
+		defer counter.Close()
+		go counter.Run(ctx)
+		rcfg.Counter = counter
+	}
+	srv, err := rest.New(rcfg, svc)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	var ms *http.Server
+	if cfg.MetricsAddr != "" {
+		mln, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("metrics listener: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+		ms = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go ms.Serve(mln)
+		log.Info("metrics", "addr", "http://"+mln.Addr().String()+"/metrics")
+	}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	go snaps.Watch(watchCtx, 2*time.Second, log)
+	if cfg.bound != nil {
+		cfg.bound(ln.Addr().String())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if ms != nil {
+		ms.Shutdown(sctx)
+	}
+	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+

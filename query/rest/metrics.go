@@ -1,0 +1,64 @@
+package rest
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the server's Prometheus metrics, served on a listener of
+// their own (cmd): requests by route area and status, their durations,
+// fair-use refusals by category of reader, and stand-ins rendered by the
+// time guard. No label holds an address, a path with an ID, or a slug.
+type Metrics struct {
+	requests    *prometheus.CounterVec
+	duration    *prometheus.HistogramVec
+	rateLimited *prometheus.CounterVec
+}
+
+// NewMetrics registers the server's metrics with reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "daawid_http_requests_total",
+			Help: "HTTP requests by route area (page, document, api, site, schema, mcp, other) and status."}, []string{"area", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "daawid_http_request_duration_seconds",
+			Help: "HTTP request durations by route area.", Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}}, []string{"area"}),
+		rateLimited: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "daawid_rate_limited_total",
+			Help: "Reads refused by the fair-use limit, by category of reader."}, []string{"category"}),
+	}
+	reg.MustRegister(m.requests, m.duration, m.rateLimited)
+	return m
+}
+
+// areaOf names a path's route area for metrics.
+func areaOf(path string) string {
+	switch {
+	case strings.HasPrefix(path, "/v1/"):
+		return "api"
+	case path == "/mcp" || strings.HasPrefix(path, "/mcp/"):
+		return "mcp"
+	case strings.HasPrefix(path, "/schemas/") || strings.HasPrefix(path, "/docs/") || path == "/ns":
+		return "schema"
+	case strings.HasSuffix(path, ".md") || strings.HasSuffix(path, ".json"):
+		return "document"
+	case strings.HasSuffix(path, ".txt") || strings.HasSuffix(path, ".xml") || strings.HasPrefix(path, "/.well-known/"):
+		return "site"
+	}
+	return "page"
+}
+
+func (m *Metrics) observe(path string, status int, seconds float64) {
+	if m == nil {
+		return
+	}
+	area := areaOf(path)
+	m.requests.WithLabelValues(area, strconv.Itoa(status)).Inc()
+	m.duration.WithLabelValues(area).Observe(seconds)
+}
+
+func (m *Metrics) limited(category string) {
+	if m != nil {
+		m.rateLimited.WithLabelValues(category).Inc()
+	}
+}
