@@ -4,8 +4,10 @@ import (
 	"errors"
 	"net"
 	"net/url"
+	"regexp"
 	"strings"
 
+	"github.com/daawid/registry/schemas"
 	"golang.org/x/net/idna"
 )
 
@@ -13,6 +15,8 @@ import (
 // form entries verify (TOOL-07): "bücher.de" → "xn--bcher-kva.de", with
 // UTS #46 mapping (capitals, full-width dots) and no strict STD3 check, so
 // an underscore in a subdomain does not refuse a lookup.
+var hostRe = regexp.MustCompile(schemas.HostPattern)
+
 var hostProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.StrictDomainName(false))
 
 // normalizeHost reads a domain as AI apps write it: an address
@@ -43,10 +47,11 @@ func normalizeHost(s string) (string, error) {
 	}
 	s = strings.TrimSuffix(s, ".")
 	h, err := hostProfile.ToASCII(s)
-	if err != nil || h == "" || !strings.Contains(h, ".") {
+	h = strings.ToLower(h)
+	if err != nil || !hostRe.MatchString(h) {
 		return "", errors.New("is not a domain name (like holzwerk-krause.de)")
 	}
-	return strings.ToLower(h), nil
+	return h, nil
 }
 
 // hostCandidates are the hosts to look up for a normalized host: itself,

@@ -30,6 +30,8 @@ func (s *Server) staticFiles() map[string]static {
 	out := map[string]static{
 		"/docs/api":                 newStatic(render.APIDocs(s.site), "text/html; charset=utf-8"),
 		"/schemas/0.1/openapi.json": newStatic(schemas.OpenAPI(s.site.APIURL, s.site.BaseURL), "application/vnd.oai.openapi+json"),
+		"/ns":                       newStatic(render.NamespaceHTML(s.site), "text/html; charset=utf-8"),
+		"/ns.jsonld":                newStatic(render.NamespaceJSONLD(s.site), "application/ld+json"),
 	}
 	for name, b := range schemas.SchemaFiles() {
 		if name != "openapi.json" {

@@ -342,3 +342,16 @@ func docETag(t *testing.T, pub, path string) string {
 	}
 	return d.ETag
 }
+
+// newEmptyServer serves a folder with no publication yet.
+func newEmptyServer(t *testing.T) *testServer {
+	t.Helper()
+	snaps := query.NewSnapshots(t.TempDir())
+	srv, err := rest.New(rest.Config{}, query.NewService(snaps, reg.site))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{Server: httptest.NewServer(srv.Handler()), snaps: snaps}
+	t.Cleanup(ts.Close)
+	return ts
+}
