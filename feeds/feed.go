@@ -169,4 +169,3 @@ func Write(dir string, changes []Change) error {
 	}
 	return pf.Close()
 }
-

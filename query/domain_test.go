@@ -5,16 +5,16 @@ import "testing"
 // TestNormalizeHost_TOOL07: a domain as AI apps write it.
 func TestNormalizeHost_TOOL07(t *testing.T) {
 	cases := map[string]string{
-		"holzwerk-krause.de":                      "holzwerk-krause.de",
-		"HOLZWERK-Krause.DE":                      "holzwerk-krause.de",
+		"holzwerk-krause.de":                     "holzwerk-krause.de",
+		"HOLZWERK-Krause.DE":                     "holzwerk-krause.de",
 		"https://www.holzwerk-krause.de/kontakt": "www.holzwerk-krause.de",
-		"http://user@holzwerk-krause.de:8443/x":   "holzwerk-krause.de",
-		"holzwerk-krause.de.":                     "holzwerk-krause.de",
-		"holzwerk-krause.de/impressum":            "holzwerk-krause.de",
-		"bücher.de":                               "xn--bcher-kva.de",
-		"https://BÜCHER.de":                       "xn--bcher-kva.de",
-		"xn--bcher-kva.de":                        "xn--bcher-kva.de",
-		"  www.bücher.de  ":                       "www.xn--bcher-kva.de",
+		"http://user@holzwerk-krause.de:8443/x":  "holzwerk-krause.de",
+		"holzwerk-krause.de.":                    "holzwerk-krause.de",
+		"holzwerk-krause.de/impressum":           "holzwerk-krause.de",
+		"bücher.de":                              "xn--bcher-kva.de",
+		"https://BÜCHER.de":                      "xn--bcher-kva.de",
+		"xn--bcher-kva.de":                       "xn--bcher-kva.de",
+		"  www.bücher.de  ":                      "www.xn--bcher-kva.de",
 	}
 	for in, want := range cases {
 		got, err := normalizeHost(in)

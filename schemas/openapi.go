@@ -60,8 +60,8 @@ func APIRoutes() []APIRoute {
 	return []APIRoute{
 		{Method: "GET", Path: "/v1/entries/{id}", OperationID: "getEntry", Tool: "get_entry / get_entry_sections", Summary: "An entry by its ID",
 			Description: "The entry's EntryView in one language (§6), whole or with only the sections asked for.",
-			Params: []APIParam{{Name: "id", In: "path", Required: true, Description: "The entry's ID.", Schema: pstr(IDPattern(PrefixEntry))}, langParam, sectionsParam},
-			Answer: EntryView{}, AnswerMedia: "application/json", Cache: "public, max-age=300, stale-while-revalidate=86400", Errors: entryErrors, Conditional: true},
+			Params:      []APIParam{{Name: "id", In: "path", Required: true, Description: "The entry's ID.", Schema: pstr(IDPattern(PrefixEntry))}, langParam, sectionsParam},
+			Answer:      EntryView{}, AnswerMedia: "application/json", Cache: "public, max-age=300, stale-while-revalidate=86400", Errors: entryErrors, Conditional: true},
 		{Method: "GET", Path: "/v1/entries/by-slug/{slug}", OperationID: "getEntryBySlug", Tool: "get_entry / get_entry_sections", Summary: "An entry by its slug",
 			Description: "As getEntry; a slug the entry had before finds it too.",
 			Params:      []APIParam{{Name: "slug", In: "path", Required: true, Description: "The entry's slug.", Schema: pstr(SlugPattern)}, langParam, sectionsParam},
@@ -223,4 +223,3 @@ func tagOf(rt APIRoute) string {
 	}
 	return "entries"
 }
-

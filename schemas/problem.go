@@ -5,12 +5,12 @@ package schemas
 // Detail the tool's message, Type {base}/docs/api#{code}, and Issues each
 // mistake by its parameter or field (REST-29).
 type Problem struct {
-	Type              string  `json:"type"`
-	Title             string  `json:"title"`
-	Status            int     `json:"status"`
-	Detail            string  `json:"detail"`
-	Code              string  `json:"code" jsonschema:"enum=not_found,enum=gone,enum=invalid_input,enum=action_unavailable,enum=outside_service_area,enum=declined_by_business,enum=rate_limited,enum=confirmation_expired,enum=sign_in_required,enum=changed_since,enum=not_live,enum=not_allowed,enum=unavailable"`
-	RetryAfterSeconds int     `json:"retryAfterSeconds,omitempty"`
+	Type              string       `json:"type"`
+	Title             string       `json:"title"`
+	Status            int          `json:"status"`
+	Detail            string       `json:"detail"`
+	Code              string       `json:"code" jsonschema:"enum=not_found,enum=gone,enum=invalid_input,enum=action_unavailable,enum=outside_service_area,enum=declined_by_business,enum=rate_limited,enum=confirmation_expired,enum=sign_in_required,enum=changed_since,enum=not_live,enum=not_allowed,enum=unavailable"`
+	RetryAfterSeconds int          `json:"retryAfterSeconds,omitempty"`
 	Issues            []FieldIssue `json:"issues,omitempty"`
 }
 

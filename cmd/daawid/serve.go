@@ -188,4 +188,3 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	}
 	return nil
 }
-

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/daawid/registry/fixtures"
+	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
-	"github.com/daawid/registry/query/rest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 

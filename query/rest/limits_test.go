@@ -109,12 +109,12 @@ func TestCounting_REST38_REST39(t *testing.T) {
 	ts := newServer(t)
 	resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT)
 	etag := resp.Header.Get("ETag")
-	ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT, "If-None-Match: "+etag) // 304: counts
-	ts.get(t, "/v1/entries/by-slug/"+hkSlug, "User-Agent: "+uaBrowser)              // other
-	ts.get(t, "/v1/entries/"+hkSlug+"/offerings", "User-Agent: "+uaBrowser)         // a read of the view
-	ts.do(t, http.MethodHead, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT)        // nothing
+	ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT, "If-None-Match: "+etag)  // 304: counts
+	ts.get(t, "/v1/entries/by-slug/"+hkSlug, "User-Agent: "+uaBrowser)                // other
+	ts.get(t, "/v1/entries/"+hkSlug+"/offerings", "User-Agent: "+uaBrowser)           // a read of the view
+	ts.do(t, http.MethodHead, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT)          // nothing
 	ts.get(t, "/v1/entries/ent_00000000000000000000000000", "User-Agent: "+uaChatGPT) // error: nothing
-	ts.get(t, "/"+hkSlug+".md", "User-Agent: "+uaChatGPT)                            // a document, not the API
+	ts.get(t, "/"+hkSlug+".md", "User-Agent: "+uaChatGPT)                             // a document, not the API
 	if err := ts.counter.Flush(); err != nil {
 		t.Fatal(err)
 	}
