@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a log sink the server and the test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestServe_DemoEndToEnd: the demo's publication served on loopback with
+// the site of its own origin (VIEW-21: plain http on localhost), the
+// metrics on their own listener, access logs without addresses, and a
+// graceful shutdown when the context ends.
+func TestServe_DemoEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	site, err := serveSite("", "localhost:18931")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := prepareDemo(dir, site, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	bound := make(chan string, 1)
+	cfg := serveConfig{Out: d.out, Addr: "127.0.0.1:0", MetricsAddr: "127.0.0.1:0", Site: site, Reports: dir + "/reports", Counts: dir + "/counts",
+		Log: slog.New(slog.NewTextHandler(&logs, nil)), bound: func(a string) { bound <- a }}
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg) }()
+	var addr string
+	select {
+	case addr = <-bound:
+	case err := <-done:
+		t.Fatal(err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not start")
+	}
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("http://" + addr + "/holzwerk-krause.md"); code != 200 || !strings.Contains(body, "url: http://localhost:18931/holzwerk-krause\n") {
+		t.Errorf("markdown: %d %.300s", code, body)
+	}
+	if code, body := get("http://" + addr + "/readyz"); code != 200 || !strings.Contains(body, "pub_") {
+		t.Errorf("/readyz: %d %s", code, body)
+	}
+	metricsAddr := ""
+	for _, l := range strings.Split(logs.String(), "\n") {
+		if i := strings.Index(l, "addr=http://"); i >= 0 && strings.Contains(l, "msg=metrics") {
+			metricsAddr = strings.TrimSuffix(l[i+len("addr="):], "/metrics")
+		}
+	}
+	if code, body := get(metricsAddr + "/metrics"); code != 200 || !strings.Contains(body, `daawid_http_requests_total{area="document",code="200"} 1`) {
+		t.Errorf("metrics at %q: %d", metricsAddr, code)
+	}
+	if code, _ := get("http://" + addr + "/metrics"); code == 200 {
+		t.Error("the metrics are on the public listener")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("shutdown: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no graceful shutdown")
+	}
+	access := logs.String()
+	if !strings.Contains(access, `msg=http method=GET path=/holzwerk-krause.md status=200`) {
+		t.Errorf("no access log line:\n%s", access)
+	}
+	if strings.Contains(access, "127.0.0.1:") && strings.Contains(access, "msg=http ") {
+		for _, l := range strings.Split(access, "\n") {
+			if strings.Contains(l, "msg=http ") && strings.Contains(l, "127.0.0.1") {
+				t.Errorf("an access log line has an address: %s", l)
+			}
+		}
+	}
+}
