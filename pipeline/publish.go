@@ -441,9 +441,11 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 		out.bodies = append(out.bodies, body)
 		off += int64(len(body))
 	}
-	for _, d := range render.Documents(e, s) {
+	docs, view := render.Documents(e, s)
+	for _, d := range docs {
 		add(d.Kind, d.Lang, d.Path, d.MediaType, d.Body)
 	}
+	out.tables = export.RowsOf(&view, render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage))
 	// The server re-renders an entry whose nextChangeAt has come before the
 	// pipeline re-issued it (D66): it needs the revision itself.
 	if !row.NextChangeAt.IsZero() {
@@ -961,6 +963,8 @@ var registrySQL = []string{
 	`COMMENT ON TABLE actions IS 'Actions an agent can start for the entry (request_quote, book, ...).'`,
 	`CREATE TABLE categories (code VARCHAR NOT NULL, sector VARCHAR, schema_type VARCHAR, nace VARCHAR[], labels VARCHAR, terms VARCHAR)`,
 	`COMMENT ON TABLE categories IS 'The category taxonomy: labels and everyday words (OpenStreetMap presets) by language, as JSON text: objects keyed by language (query them with labels::JSON, terms::JSON).'`,
+	oldSlugsSQL,
+	oldSlugsComment,
 }
 
 func newRegistryDB(path string) (*registryDB, error) {
@@ -1120,10 +1124,10 @@ func (r *registryDB) oldSlugs(ctx context.Context, st *State) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	for _, q := range []string{oldSlugsSQL, oldSlugsComment, `DELETE FROM old_slugs`} {
-		if _, err := r.conn.ExecContext(ctx, q); err != nil {
-			return err
-		}
+	// The table is made with the database (DDL next to open Appenders
+	// loses their rows).
+	if _, err := r.conn.ExecContext(ctx, `DELETE FROM old_slugs`); err != nil {
+		return err
 	}
 	for i := range ids {
 		if _, err := r.conn.ExecContext(ctx, `INSERT INTO old_slugs VALUES (?, ?)`, slugs[i], ids[i]); err != nil {
@@ -1179,6 +1183,12 @@ func copyRegistryDB(src, dst string, changed map[string]*EntryRow) (*registryDB,
 	}
 	for _, t := range append([]string{"entries"}, entryTables...) {
 		if _, err := conn.ExecContext(ctx, `DELETE FROM `+t+` WHERE entry_id IN (SELECT entry_id FROM temp.changed)`); err != nil {
+			r.close()
+			return nil, err
+		}
+	}
+	for _, q := range []string{oldSlugsSQL, oldSlugsComment} { // a publication from before the table
+		if _, err := conn.ExecContext(ctx, q); err != nil {
 			r.close()
 			return nil, err
 		}

@@ -73,7 +73,8 @@ func renderStandIn(e *schemas.Entry, site render.Site) *standIn {
 	st := &standIn{next: e.NextChangeAt(), docs: map[string]*standInDoc{}}
 	modified := schemas.ParseTime(e.Record.UpdatedAt)
 	key := site.Key()
-	for _, d := range render.Documents(e, site) {
+	docs, _ := render.Documents(e, site)
+	for _, d := range docs {
 		st.docs[d.Kind+"\x00"+d.Lang] = &standInDoc{body: d.Body, row: schemas.DocRow{EntryID: e.ID, Slug: e.Slug, Kind: d.Kind, Lang: d.Lang,
 			Path: d.Path, Length: int64(len(d.Body)), MediaType: d.MediaType, ETag: schemas.DocETag(e.ID, e.Record.Revision, d.Kind, d.Lang, key),
 			LastModified: modified, Revision: int32(e.Record.Revision), NextChangeAt: st.next}}

@@ -32,9 +32,11 @@ func Languages(e *schemas.Entry) []string {
 // offerings, the legal page when it has an operator block and the privacy
 // notice when Daawid hosts it; then once the JSON-LD. The pipeline writes
 // them; the server's time guard makes them again for an entry time has
-// changed (D66), so the two can never list different documents.
-func Documents(e *schemas.Entry, site Site) []Document {
+// changed (D66), so the two can never list different documents. It also
+// returns the default language's EntryView, which the exports are made of.
+func Documents(e *schemas.Entry, site Site) ([]Document, schemas.EntryView) {
 	var out []Document
+	var view schemas.EntryView
 	add := func(kind, lang, path, media string, body []byte) {
 		out = append(out, Document{Kind: kind, Lang: lang, Path: path, MediaType: media, Body: body})
 	}
@@ -45,6 +47,9 @@ func Documents(e *schemas.Entry, site Site) []Document {
 			suffix = "/" + lang
 		}
 		r := RenderLanguage(e, lang, site)
+		if lang == e.DefaultLanguage {
+			view = r.EntryView
+		}
 		add(schemas.DocMarkdown, lang, URLPath(MarkdownURL(site, e, lang)), md, r.Markdown)
 		add(schemas.DocHTML, lang, URLPath(HTMLPageURL(site, e, lang)), html, r.HTML)
 		add(schemas.DocView, lang, "/v1/entries/"+e.ID, "application/json", r.View)
@@ -59,7 +64,7 @@ func Documents(e *schemas.Entry, site Site) []Document {
 		}
 	}
 	add(schemas.DocJSONLD, "", "/"+e.Slug+".json", "application/ld+json", JSONLD(e, site))
-	return out
+	return out, view
 }
 
 // URLPath is the path of an absolute URL ("https://daawid.example/x" →

@@ -31,31 +31,46 @@ func ReadManifest(dir string) (*schemas.Manifest, error) {
 
 // ReadDocIndex reads one document index file.
 func ReadDocIndex(path string) ([]schemas.DocRow, error) {
+	var out []schemas.DocRow
+	err := ScanDocIndex(path, func(rows []schemas.DocRow) error {
+		out = append(out, rows...)
+		return nil
+	})
+	return out, err
+}
+
+// ScanDocIndex reads a document index in batches, in order, without
+// holding it whole: fn gets each batch and must copy what it keeps (the
+// server keeps a compact form of a million entries' rows).
+func ScanDocIndex(path string, fn func([]schemas.DocRow) error) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	rd := parquet.NewGenericReader[schemas.DocRow](pf)
 	defer rd.Close()
-	out := make([]schemas.DocRow, 0, pf.NumRows())
 	buf := make([]schemas.DocRow, 1024)
 	for {
 		n, err := rd.Read(buf)
-		out = append(out, buf[:n]...)
+		if n > 0 {
+			if ferr := fn(buf[:n]); ferr != nil {
+				return ferr
+			}
+		}
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			return nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
 }
