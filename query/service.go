@@ -192,7 +192,7 @@ func (e *Resolved) Lang(asked string) string {
 
 // ByID finds an entry by its ID: not_found, or gone when it was removed.
 func (r *Read) ByID(id string) (*Resolved, error) {
-	if info, ok := r.sn.entries[id]; ok {
+	if info, ok := r.sn.ix.entries[id]; ok {
 		return &Resolved{ID: id, Slug: info.Slug, info: info}, nil
 	}
 	if _, ok := r.sn.reg.removed[id]; ok {
@@ -203,12 +203,11 @@ func (r *Read) ByID(id string) (*Resolved, error) {
 
 // BySlug finds an entry by its slug or a slug it had before (Renamed).
 func (r *Read) BySlug(slug string) (*Resolved, error) {
-	if id, ok := r.sn.bySlug[slug]; ok {
-		info := r.sn.entries[id]
-		return &Resolved{ID: id, Slug: info.Slug, info: info}, nil
+	if info, ok := r.sn.ix.bySlug[slug]; ok {
+		return &Resolved{ID: info.ID, Slug: info.Slug, info: info}, nil
 	}
 	if id, ok := r.sn.reg.oldSlugs[slug]; ok {
-		if info, ok := r.sn.entries[id]; ok {
+		if info, ok := r.sn.ix.entries[id]; ok {
 			return &Resolved{ID: id, Slug: info.Slug, Renamed: true, info: info}, nil
 		}
 		if _, ok := r.sn.reg.removed[id]; ok {

@@ -21,17 +21,14 @@ import (
 type Snapshot struct {
 	Dir      string
 	Manifest schemas.Manifest
-	docs     []schemas.DocRow
-	byPath   map[string]int32 // documents served at a path (pages by language, markdown, JSON-LD, site files)
-	byEntry  map[string]int32 // entry ID + "\x00" + kind + "\x00" + language
-	packs    map[string]*os.File
-	// entries: every entry served, by ID; bySlug its current slug.
-	entries map[string]*entryInfo
-	bySlug  map[string]string
-	reg     *registryTables
+	ix       *docIndex
+	packs    []*os.File // by pack code
+	reg      *registryTables
 	// standIns are entries re-rendered in memory because their
 	// nextChangeAt came before a publication re-issued them (D66).
 	standIns sync.Map // entry ID → *standIn
+	// sitePacks are packs only registry-level files point into.
+	sitePacks sync.Map // name → *sitePackFile
 
 	refs    atomic.Int64
 	retired atomic.Bool
@@ -45,92 +42,75 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	s := &Snapshot{Dir: dir, Manifest: *m, byPath: map[string]int32{}, byEntry: map[string]int32{}, packs: map[string]*os.File{},
-		entries: map[string]*entryInfo{}, bySlug: map[string]string{}}
-	if s.docs, err = snapshotio.ReadDocs(dir, m); err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
-	}
-	for i, d := range s.docs {
-		switch d.Kind {
-		case schemas.DocView, schemas.DocEntry:
-			// looked up by entry and language only
-		default:
-			s.byPath[d.Path] = int32(i)
-		}
-		if d.EntryID == "" {
-			continue
-		}
-		s.byEntry[d.EntryID+"\x00"+d.Kind+"\x00"+d.Lang] = int32(i)
-		if d.Kind == schemas.DocMarkdown {
-			info := s.entries[d.EntryID]
-			if info == nil {
-				// The default language's markdown comes first (D59).
-				info = &entryInfo{ID: d.EntryID, Slug: d.Slug, DefaultLang: d.Lang, NextChangeAt: d.NextChangeAt}
-				s.entries[d.EntryID] = info
-				s.bySlug[d.Slug] = d.EntryID
-			}
-			info.Langs = append(info.Langs, d.Lang)
-		}
+	s := &Snapshot{Dir: dir, Manifest: *m}
+	if s.ix, err = readDocIndex(dir, m); err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 	}
 	if s.reg, err = readRegistryTables(dir); err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 	}
-	for _, p := range s.Manifest.Packs {
+	for _, p := range s.ix.packs {
 		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(p)))
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 		}
-		s.packs[p] = f
+		s.packs = append(s.packs, f)
 	}
 	return s, nil
-}
-
-// entryInfo is what the server knows of an entry without reading a
-// document.
-type entryInfo struct {
-	ID, Slug, DefaultLang string
-	Langs                 []string // default first
-	NextChangeAt          time.Time
-}
-
-// HasLang reports whether the entry is published in lang.
-func (e *entryInfo) HasLang(lang string) bool {
-	for _, l := range e.Langs {
-		if l == lang {
-			return true
-		}
-	}
-	return false
 }
 
 // Doc finds the document served at a path ("/holzwerk-krause.md",
 // "/holzwerk-krause/en", "/llms.txt").
 func (s *Snapshot) Doc(path string) (schemas.DocRow, bool) {
-	i, ok := s.byPath[path]
+	if d, ok := s.ix.site[path]; ok {
+		return d, true
+	}
+	i, ok := s.ix.byPath[path]
 	if !ok {
 		return schemas.DocRow{}, false
 	}
-	return s.docs[i], true
+	return s.ix.row(i), true
 }
 
 // EntryDoc finds an entry's document of a kind in a language ("" for the
 // JSON-LD, which holds every language).
 func (s *Snapshot) EntryDoc(entryID, kind, lang string) (schemas.DocRow, bool) {
-	i, ok := s.byEntry[entryID+"\x00"+kind+"\x00"+lang]
+	e, ok := s.ix.entries[entryID]
 	if !ok {
 		return schemas.DocRow{}, false
 	}
-	return s.docs[i], true
+	i, ok := s.ix.entryDoc(e, kind, lang)
+	if !ok {
+		return schemas.DocRow{}, false
+	}
+	return s.ix.row(i), true
 }
 
 // Content is a document's bytes, for http.ServeContent (ranges included).
 func (s *Snapshot) Content(d schemas.DocRow) (*io.SectionReader, error) {
-	f := s.packs[d.Pack]
-	if f == nil {
+	c, ok := s.ix.codes["p"+d.Pack]
+	if !ok || c >= len(s.packs) {
+		if f := s.sitePack(d.Pack); f != nil {
+			return io.NewSectionReader(f, d.Offset, d.Length), nil
+		}
 		return nil, fmt.Errorf("snapshot %s: no pack %s", s.Dir, d.Pack)
 	}
-	return io.NewSectionReader(f, d.Offset, d.Length), nil
+	return io.NewSectionReader(s.packs[c], d.Offset, d.Length), nil
+}
+
+// sitePack opens a pack only registry-level files are in (the
+// publication's own pack of a delta that rendered no entry).
+func (s *Snapshot) sitePack(name string) *os.File {
+	v, _ := s.sitePacks.LoadOrStore(name, &sitePackFile{})
+	sp := v.(*sitePackFile)
+	sp.once.Do(func() { sp.f, _ = os.Open(filepath.Join(s.Dir, filepath.FromSlash(name))) })
+	return sp.f
+}
+
+type sitePackFile struct {
+	once sync.Once
+	f    *os.File
 }
 
 // Bytes reads a document whole.
@@ -145,13 +125,19 @@ func (s *Snapshot) Bytes(d schemas.DocRow) ([]byte, error) {
 }
 
 // Len is how many documents the snapshot serves.
-func (s *Snapshot) Len() int { return len(s.docs) }
+func (s *Snapshot) Len() int { return s.ix.live() }
 
 func (s *Snapshot) close() {
 	s.closed.Do(func() {
 		for _, f := range s.packs {
 			f.Close()
 		}
+		s.sitePacks.Range(func(_, v any) bool {
+			if f := v.(*sitePackFile).f; f != nil {
+				f.Close()
+			}
+			return true
+		})
 	})
 }
 
