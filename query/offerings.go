@@ -93,18 +93,9 @@ func (r *Read) Offerings(in OfferingsInput) (*OfferingsPage, error) {
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	e, err := r.ResolveEntry(in.Entry)
+	e, lang, d, view, err := r.entryView(in.Entry, in.Language)
 	if err != nil {
 		return nil, err
-	}
-	lang := e.Lang(in.Language)
-	d, raw, err := r.entryDocBytes(e.ID, schemas.DocView, lang)
-	if err != nil {
-		return nil, err
-	}
-	var view schemas.EntryView
-	if err := json.Unmarshal(raw, &view); err != nil {
-		return nil, fmt.Errorf("entry %s view: %w", e.ID, err)
 	}
 	fit := fitOfferings(view.Offerings, in)
 	key := cursorKey(e.ID, d.ETag, in)
@@ -222,6 +213,25 @@ func readCursor(c, key string) (int, error) {
 	return n, nil
 }
 
+// entryView finds the entry an `entry` field names and reads its view in
+// the answer's language.
+func (r *Read) entryView(entry, language string) (*Resolved, string, *Doc, *schemas.EntryView, error) {
+	e, err := r.ResolveEntry(entry)
+	if err != nil {
+		return nil, "", nil, nil, err
+	}
+	lang := e.Lang(language)
+	d, raw, err := r.entryDocBytes(e.ID, schemas.DocView, lang)
+	if err != nil {
+		return nil, "", nil, nil, err
+	}
+	var view schemas.EntryView
+	if err := json.Unmarshal(raw, &view); err != nil {
+		return nil, "", nil, nil, fmt.Errorf("entry %s view: %w", e.ID, err)
+	}
+	return e, lang, d, &view, nil
+}
+
 // BrandKitInput is get_brand_kit's input (§7.5).
 type BrandKitInput struct {
 	Entry    string `json:"entry"`
@@ -246,18 +256,9 @@ func (r *Read) BrandKit(in BrandKitInput) (*BrandKitPage, error) {
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	e, err := r.ResolveEntry(in.Entry)
+	e, lang, d, view, err := r.entryView(in.Entry, in.Language)
 	if err != nil {
 		return nil, err
-	}
-	lang := e.Lang(in.Language)
-	d, raw, err := r.entryDocBytes(e.ID, schemas.DocView, lang)
-	if err != nil {
-		return nil, err
-	}
-	var view schemas.EntryView
-	if err := json.Unmarshal(raw, &view); err != nil {
-		return nil, fmt.Errorf("entry %s view: %w", e.ID, err)
 	}
 	p := &BrandKitPage{Entry: e, Doc: d.DocRow}
 	p.EntryRef = schemas.EntryRef{EntryID: e.ID, Slug: e.Slug, DisplayName: view.DisplayName, URL: view.Links.HTML, Revision: view.Record.Revision, Language: lang}

@@ -77,20 +77,28 @@ func LegalPage(e *schemas.Entry, lang string, site Site) ([]byte, bool) {
 		title = "Impressum"
 		pageLang = "de" // MD-38: the Impressum is in German
 	}
-	w := &htmlWriter{ugc: e.BelowDomain()}
-	w.legalPage = true
-	w.pageLang = pageLang
+	w := &htmlWriter{ugc: e.BelowDomain(), legalPage: true, pageLang: pageLang}
+	return w.noticePage(b, title, func() {
+		for _, g := range gs {
+			for _, bl := range g {
+				w.block(bl)
+			}
+		}
+	}), true
+}
+
+// noticePage writes a notice on a page of its own (the legal and privacy
+// notices): the registry's header, the title with the entry's name, the
+// body, a link back to the entry, and the footer.
+func (w *htmlWriter) noticePage(b *builder, title string, body func()) []byte {
+	e, site := b.e, b.site
 	w.head(b, title+": "+e.DisplayName, "")
 	w.raw("<body>\n<header class=\"site\"><a href=\"")
 	w.attr(site.BaseURL + "/")
 	w.raw("\">Daawid</a></header>\n<main>\n<article>\n<h1>")
 	w.text(title + ": " + e.DisplayName)
 	w.raw("</h1>\n")
-	for _, g := range gs {
-		for _, bl := range g {
-			w.block(bl)
-		}
-	}
+	body()
 	w.raw("<p><a href=\"")
 	w.attr(site.PageURL(e.Slug))
 	w.raw("\">")
@@ -98,7 +106,7 @@ func LegalPage(e *schemas.Entry, lang string, site Site) ([]byte, bool) {
 	w.raw("</a></p>\n</article>\n</main>\n")
 	w.footer(b)
 	w.raw("</body>\n</html>\n")
-	return w.buf, true
+	return w.buf
 }
 
 type htmlWriter struct {
@@ -154,27 +162,15 @@ func PrivacyPage(e *schemas.Entry, lang string, site Site) ([]byte, bool) {
 		title = "Datenschutz"
 	}
 	w := &htmlWriter{ugc: e.BelowDomain(), legalPage: true, pageLang: lang, canonical: PrivacyURL(site, e)}
-	w.head(b, title+": "+e.DisplayName, "")
-	w.raw("<body>\n<header class=\"site\"><a href=\"")
-	w.attr(site.BaseURL + "/")
-	w.raw("\">Daawid</a></header>\n<main>\n<article>\n<h1>")
-	w.text(title + ": " + e.DisplayName)
-	w.raw("</h1>\n")
-	for _, part := range strings.Split(strings.ReplaceAll(tr(b, p.Text), "\r\n", "\n"), "\n\n") {
-		if part = strings.TrimSpace(part); part != "" {
-			w.raw("<p>")
-			w.text(part)
-			w.raw("</p>\n")
+	return w.noticePage(b, title, func() {
+		for _, part := range strings.Split(strings.ReplaceAll(tr(b, p.Text), "\r\n", "\n"), "\n\n") {
+			if part = strings.TrimSpace(part); part != "" {
+				w.raw("<p>")
+				w.text(part)
+				w.raw("</p>\n")
+			}
 		}
-	}
-	w.raw("<p><a href=\"")
-	w.attr(site.PageURL(e.Slug))
-	w.raw("\">")
-	w.text(e.DisplayName)
-	w.raw("</a></p>\n</article>\n</main>\n")
-	w.footer(b)
-	w.raw("</body>\n</html>\n")
-	return w.buf, true
+	}), true
 }
 
 // FontSlug is the path segment of a self-hosted font: "Source Sans 3" →
