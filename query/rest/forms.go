@@ -46,7 +46,7 @@ footer{margin-top:2rem;font-size:.9rem;color:#555}
 <main>
 {{template "body" .}}
 </main>
-<footer><a href="{{.Base}}/llms.txt">llms.txt</a> · <a href="{{.Base}}/docs/api">API</a></footer>
+<footer>{{with .Legal}}<a href="{{.}}">{{$.LegalLabel}}</a> · {{end}}{{with .Privacy}}<a href="{{.}}">{{$.PrivacyLabel}}</a> · {{end}}<a href="{{.Base}}/llms.txt">llms.txt</a> · <a href="{{.Base}}/docs/api">API</a></footer>
 </body>
 </html>
 `))
@@ -90,40 +90,57 @@ var reportReasons = []struct{ Code, Label string }{
 }
 
 type reportView struct {
-	Title, Base, Name, Page, Action, Reason, Message, Email string
-	Sent                                                    bool
-	Errors                                                  []string
-	Reasons                                                 any
+	entryPage
+	Action, Reason, Message, Email string
+	Sent                           bool
+	Errors                         []string
+	Reasons                        any
 }
 
-func (s *Server) reportEntry(rd *query.Read, slug string) (*query.Resolved, string, error) {
+// entryPage is what a page for people about an entry shows of it: its
+// name and page, and the footer links to its legal and privacy notices
+// (HTTP-21: one click from every page).
+type entryPage struct {
+	Title, Base, Name, Page, ID              string
+	Legal, LegalLabel, Privacy, PrivacyLabel string
+}
+
+func (s *Server) reportEntry(rd *query.Read, slug string) (*query.Resolved, entryPage, error) {
 	e, err := rd.BySlug(slug)
 	if err != nil {
-		return nil, "", err
+		return nil, entryPage{}, err
 	}
 	d, err := rd.EntryDoc(e.ID, schemas.DocView, e.DefaultLanguage())
 	if err != nil {
-		return nil, "", err
+		return nil, entryPage{}, err
 	}
 	b, err := d.Bytes()
 	if err != nil {
-		return nil, "", err
+		return nil, entryPage{}, err
 	}
-	var v struct {
-		DisplayName string `json:"displayName"`
+	var v schemas.EntryView
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, entryPage{}, err
 	}
-	json.Unmarshal(b, &v)
-	return e, v.DisplayName, nil
+	p := entryPage{Base: s.site.BaseURL, Name: v.DisplayName, Page: s.site.PageURL(e.Slug), ID: e.ID,
+		Legal: v.Links.Legal, LegalLabel: "Legal notice", Privacy: v.Links.Privacy, PrivacyLabel: "Privacy"}
+	if strings.HasSuffix(p.Legal, "/impressum") {
+		p.LegalLabel = "Impressum"
+	}
+	if strings.HasSuffix(p.Privacy, "/datenschutz") {
+		p.PrivacyLabel = "Datenschutz"
+	}
+	return e, p, nil
 }
 
 // reportForm shows the report form of an entry (HTTP-22).
 func (s *Server) reportForm(c *gin.Context, rd *query.Read, slug string) error {
-	e, name, err := s.reportEntry(rd, slug)
+	e, page, err := s.reportEntry(rd, slug)
 	if err != nil {
 		return err
 	}
-	v := reportView{Title: "Report " + name, Base: s.site.BaseURL, Name: name, Page: s.site.PageURL(e.Slug),
-		Action: "/" + e.Slug + "/report", Reasons: reportReasons, Sent: c.Query("sent") == "1"}
+	page.Title = "Report " + page.Name
+	v := reportView{entryPage: page, Action: "/" + e.Slug + "/report", Reasons: reportReasons, Sent: c.Query("sent") == "1"}
 	return s.writePage(c, http.StatusOK, reportPage, v)
 }
 
@@ -151,10 +168,11 @@ func (s *Server) reportPost(c *gin.Context, rd *query.Read, slug string) error {
 	if err := s.limit(c); err != nil {
 		return err
 	}
-	e, name, err := s.reportEntry(rd, slug)
+	e, page, err := s.reportEntry(rd, slug)
 	if err != nil {
 		return err
 	}
+	page.Title = "Report " + page.Name
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, 64<<10)
 	reason, message, email := c.PostForm("reason"), strings.TrimSpace(c.PostForm("message")), strings.TrimSpace(c.PostForm("email"))
 	var problems []string
@@ -174,8 +192,7 @@ func (s *Server) reportPost(c *gin.Context, rd *query.Read, slug string) error {
 		}
 	}
 	if len(problems) > 0 {
-		v := reportView{Title: "Report " + name, Base: s.site.BaseURL, Name: name, Page: s.site.PageURL(e.Slug), Action: "/" + e.Slug + "/report",
-			Reasons: reportReasons, Reason: reason, Message: message, Email: email, Errors: problems}
+		v := reportView{entryPage: page, Action: "/" + e.Slug + "/report", Reasons: reportReasons, Reason: reason, Message: message, Email: email, Errors: problems}
 		return s.writePage(c, http.StatusUnprocessableEntity, reportPage, v)
 	}
 	now := s.cfg.Now().UTC()
@@ -228,12 +245,12 @@ func (s *Server) claimPage(c *gin.Context, rd *query.Read, id string) error {
 	if err != nil {
 		return err
 	}
-	e, name, err := s.reportEntry(rd, r.Slug)
+	_, page, err := s.reportEntry(rd, r.Slug)
 	if err != nil {
 		return err
 	}
-	return s.writePage(c, http.StatusOK, claimPage, map[string]string{"Title": "Claim " + name, "Base": s.site.BaseURL,
-		"Name": name, "Page": s.site.PageURL(e.Slug), "ID": e.ID})
+	page.Title = "Claim " + page.Name
+	return s.writePage(c, http.StatusOK, claimPage, page)
 }
 
 // home is the registry's front page.

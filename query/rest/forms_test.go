@@ -24,6 +24,12 @@ func TestReport_HTTP22_HTTP24(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `<form method="post" action="/`+hkSlug+`/report">`) || resp.Header.Get("Set-Cookie") != "" {
 		t.Fatalf("form: %d %s", resp.StatusCode, body)
 	}
+	// HTTP-21: the legal and privacy notices one click from every page.
+	for _, link := range []string{`href="` + reg.site.BaseURL + "/" + hkSlug + `/impressum">Impressum</a>`, `href="` + reg.site.BaseURL + "/" + hkSlug + `/datenschutz">Datenschutz</a>`} {
+		if !strings.Contains(string(body), link) {
+			t.Errorf("the report form's footer lacks %s", link)
+		}
+	}
 	post := func(form url.Values) (*http.Response, string) {
 		client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 		resp, err := client.PostForm(ts.URL+"/"+hkSlug+"/report", form)
