@@ -26,6 +26,12 @@ func TestDiscovery_Section5(t *testing.T) {
 		{"/sitemap.xml", "application/xml"},
 		{"/.well-known/ai-catalog.json", "application/ai-catalog+json"},
 		{"/mcp/server-card", "application/mcp-server-card+json"},
+		{"/.well-known/agentic-web-protocol.json", "application/json"},
+		{"/awp/manifest.json", "application/json"},
+		{"/awp/mcp/mcp.json", "application/json"},
+		{"/awp/api/tools/functions.json", "application/json"},
+		{"/awp/content/feeds/updates.json", "application/json"},
+		{"/awp/content/structure.json", "application/json"},
 	}
 	for _, c := range cases {
 		resp, body := ts.get(t, c.path)
