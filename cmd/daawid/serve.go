@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -55,9 +56,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	counts := fs.String("counts", "", "folder for read counts and the search log (default: OUT/../counts)")
 	noLimit := fs.Bool("no-limit", false, "no fair-use limit (for load benchmarks only)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error (access logs are info)")
+	memLimit := fs.Int64("memory-limit", 2<<30, "the Go heap's soft limit in bytes (GOMEMLIMIT overrides): the garbage collector works harder near it, so a publication swap, when two are in memory, stays in bounds")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: daawid serve [--out DIR] [--addr HOST:PORT] [flags]")
 		return 2
+	}
+	if os.Getenv("GOMEMLIMIT") == "" && *memLimit > 0 {
+		debug.SetMemoryLimit(*memLimit)
 	}
 	log, err := newLogger(stderr, *logLevel)
 	if err != nil {

@@ -1,0 +1,929 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2" // the publication's registry.duckdb
+
+	"github.com/daawid/registry/pipeline"
+	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas"
+)
+
+// benchServe is "daawid bench serve": the load benchmark of
+// docs/performance.md. It generates and compiles N companies, publishes
+// them in full (publication A), then a delta publication over it with
+// --changed entries changed (publication B), and points `current` back at
+// A. It writes the default-language markdown of --slugs entries, chosen
+// over the whole registry from --seed, as a static tree with the bytes A
+// serves, and runs wrk (GET /{slug}.md round robin over those slugs)
+// first against nginx serving that tree, then against `daawid serve` over
+// the publications (a child process: its memory is its own). Halfway
+// through the server's run `current` is pointed at B; the server must
+// swap to it without dropping a request. It prints a table of both runs
+// and the checks of the issue: requests/s at least 0.8x nginx's, p99 at
+// most 2x nginx's, the server's peak RSS under 3 GB, no error during the
+// swap and B served after it. A missed target prints FAIL (exit 0);
+// an operational error exits 1.
+//
+// The publications are dated just before the benchmark runs: the server
+// serves against the real clock, and publications dated in the past would
+// have their entries re-rendered in memory past their nextChangeAt (the
+// time guard, D66), which is not the path this benchmark measures.
+func benchServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bench serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	entries := fs.Int("entries", 1_000_000, "companies")
+	seed := fs.Int64("seed", 7, "generator seed (also chooses the slugs)")
+	dir := fs.String("dir", "", "working directory (default: a new temporary one, removed after)")
+	duration := fs.Duration("duration", 30*time.Second, "each measured wrk run")
+	warmup := fs.Duration("warmup", 5*time.Second, "an unmeasured wrk run before each measured one")
+	connections := fs.Int("connections", 64, "wrk connections")
+	threads := fs.Int("threads", 2, "wrk threads")
+	nslugs := fs.Int("slugs", 100_000, "entries whose markdown the load reads")
+	changed := fs.Int("changed", 1000, "entries changed by the publication swapped in during the load")
+	swapAt := fs.Duration("swap-at", 5*time.Second, "when, into the swap load, `current` moves to the new publication")
+	swapTimeout := fs.Duration("swap-timeout", 10*time.Minute, "how long the server may take to serve the new publication")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return 2
+	}
+	fail := func(err error) int { fmt.Fprintln(stderr, "bench serve:", err); return 1 }
+	wrkBin, err := exec.LookPath("wrk")
+	if err != nil {
+		return fail(fmt.Errorf("wrk not found (apt-get install wrk): %w", err))
+	}
+	nginxBin, err := exec.LookPath("nginx")
+	if err != nil {
+		if _, serr := os.Stat("/usr/sbin/nginx"); serr != nil {
+			return fail(fmt.Errorf("nginx not found (apt-get install nginx): %w", err))
+		}
+		nginxBin = "/usr/sbin/nginx"
+	}
+	work, cleanup, err := benchDir(*dir)
+	if err != nil {
+		return fail(err)
+	}
+	defer cleanup()
+	b := &serveBench{work: work, stderr: stderr, wrk: wrkBin, nginx: nginxBin, duration: *duration, warmup: *warmup,
+		connections: *connections, threads: *threads}
+	logf := b.logf
+
+	// 1. Data, compile, publication A (full), publication B (delta).
+	data, state, out := filepath.Join(work, "data"), filepath.Join(work, "state"), filepath.Join(work, "out")
+	for _, d := range []string{state, out, filepath.Join(work, "counts"), filepath.Join(work, "reports"), filepath.Join(work, "static"), filepath.Join(work, "nginx")} {
+		os.RemoveAll(d)
+	}
+	t0 := time.Now()
+	exe, registers, err := generate(data, *entries, *seed)
+	if err != nil {
+		return fail(err)
+	}
+	logf("generated %d companies in %.1f s", *entries, time.Since(t0).Seconds())
+	base := time.Now().UTC().Truncate(time.Second)
+	at := func(d time.Duration) string { return base.Add(d).Format(time.RFC3339) }
+	comp, err := runChild(exe, append([]string{"compile", "--state", state, "--now", at(-4 * time.Hour)}, registers...)...)
+	if err != nil {
+		return fail(err)
+	}
+	logf("compiled in %.1f s (peak RSS %d MB)", comp.wall, comp.rss)
+	full, err := runChild(exe, "publish", "--json", "--state", state, "--out", out, "--now", at(-3*time.Hour))
+	if err != nil {
+		return fail(err)
+	}
+	var repA pipeline.PublishReport
+	if err := json.Unmarshal(full.out, &repA); err != nil {
+		return fail(err)
+	}
+	pubA, err := pipeline.CurrentPublication(out)
+	if err != nil {
+		return fail(err)
+	}
+	logf("publication A %s: %d entries, %d documents, %.1f GB in %.1f s (peak RSS %d MB)",
+		repA.ID, repA.Entries, repA.Documents, float64(repA.Bytes)/1e9, full.wall, full.rss)
+	events := filepath.Join(work, "events.jsonl")
+	if err := pipeline.ReportEvents(state, events, *changed, base.Add(-2*time.Hour)); err != nil {
+		return fail(err)
+	}
+	if _, err := runChild(exe, "compile", "--state", state, "--verification", events, "--now", at(-90*time.Minute)); err != nil {
+		return fail(err)
+	}
+	delta, err := runChild(exe, "publish", "--json", "--state", state, "--out", out, "--delta", "--now", at(-time.Hour))
+	if err != nil {
+		return fail(err)
+	}
+	var repB pipeline.PublishReport
+	if err := json.Unmarshal(delta.out, &repB); err != nil {
+		return fail(err)
+	}
+	pubB, err := pipeline.CurrentPublication(out)
+	if err != nil {
+		return fail(err)
+	}
+	if pubB == pubA {
+		return fail(errors.New("the delta publication did not make a new publication"))
+	}
+	logf("publication B %s: %d rendered, %d documents written in %.1f s (peak RSS %d MB)",
+		repB.ID, repB.Rendered, repB.Documents, delta.wall, delta.rss)
+	if err := pointCurrent(out, pubA); err != nil {
+		return fail(err)
+	}
+
+	// 2. The static tree: the chosen slugs' markdown, as A serves it.
+	tree, err := writeStaticTree(pubA, filepath.Join(work, "static"), *nslugs, *seed)
+	if err != nil {
+		return fail(err)
+	}
+	logf("static tree: %d documents, %.1f MB; the snapshot index of A holds %d documents, %.0f MB of Go heap in this process (opened in %.1f s)",
+		len(tree.paths), float64(tree.bytes)/1e6, tree.docs, float64(tree.heap)/1e6, tree.open.Seconds())
+	pathsFile := filepath.Join(work, "paths.txt")
+	if err := os.WriteFile(pathsFile, []byte(strings.Join(tree.paths, "\n")+"\n"), 0o644); err != nil {
+		return fail(err)
+	}
+	if b.lua, err = writeWrkScript(work, pathsFile, *threads); err != nil {
+		return fail(err)
+	}
+
+	// 3. nginx over the static tree.
+	ng, err := b.startNginx(filepath.Join(work, "static"))
+	if err != nil {
+		return fail(err)
+	}
+	sameNginx, err := sameBytes(ng.url, tree, 500)
+	if err != nil {
+		ng.stop()
+		return fail(fmt.Errorf("nginx: %w", err))
+	}
+	logf("nginx: warm-up %s, then %s measured", b.warmup, b.duration)
+	if _, err := b.runWrk(ng.url, b.warmup, nil); err != nil {
+		ng.stop()
+		return fail(err)
+	}
+	cpu0 := ng.cpu()
+	nres, err := b.runWrk(ng.url, b.duration, nil)
+	if err != nil {
+		ng.stop()
+		return fail(err)
+	}
+	nres.cpu = ng.cpu() - cpu0
+	nres.rssMB, nres.rssNow = ng.rss()
+	ng.stop()
+	logf("nginx: %.0f requests/s, p99 %.2f ms", nres.rps, nres.p99)
+
+	// 4. daawid serve over the publications: the same load, then a second
+	// load during which `current` moves to B, until the server serves B.
+	srv, err := b.startServer(exe, out)
+	if err != nil {
+		return fail(err)
+	}
+	defer srv.stop()
+	pid := srv.cmd.Process.Pid
+	readyID, _ := srv.publication()
+	_, readyRSS := procMemMB(pid)
+	logf("daawid serve: ready in %.1f s serving %s, RSS %d MB", srv.ready.Seconds(), readyID, readyRSS)
+	sameServer, err := sameBytes(srv.url, tree, 500)
+	if err != nil {
+		return fail(fmt.Errorf("daawid serve: %w", err))
+	}
+	logf("daawid serve: warm-up %s, then %s measured", b.warmup, b.duration)
+	if _, err := b.runWrk(srv.url, b.warmup, nil); err != nil {
+		return fail(err)
+	}
+	cpu0 = procCPU(pid)
+	dres, err := b.runWrk(srv.url, b.duration, nil)
+	if err != nil {
+		return fail(err)
+	}
+	dres.cpu = procCPU(pid) - cpu0
+	dres.rssMB, dres.rssNow = procMemMB(pid)
+	logf("daawid serve: %.0f requests/s, p99 %.2f ms, VmHWM %d MB", dres.rps, dres.p99, dres.rssMB)
+	logf("daawid serve: load again, %s in `current` moves to B; the load stops %s after the server serves B (at most %s)", *swapAt, swapTail, *swapTimeout)
+	sw := &swapWatch{srv: srv, want: repB.ID}
+	cpu0 = procCPU(pid)
+	sres, err := b.runWrk(srv.url, *swapAt+*swapTimeout, func(started time.Time, stop func()) error {
+		defer stop()
+		time.Sleep(*swapAt)
+		if err := pointCurrent(out, pubB); err != nil {
+			return err
+		}
+		sw.pointed = time.Since(started)
+		if sw.watch(started, *swapAt+*swapTimeout-swapTail) {
+			time.Sleep(swapTail)
+		}
+		return nil
+	})
+	if err != nil {
+		return fail(err)
+	}
+	finalID, err := srv.publication()
+	if err != nil {
+		return fail(err)
+	}
+	sres.rssMB, sres.rssNow = procMemMB(pid)
+	sres.cpu = procCPU(pid) - cpu0
+	srv.stop()
+	logf("daawid serve: swap run %.1f s, %.0f requests/s, p99 %.2f ms, %d errors, VmHWM %d MB, now serving %s",
+		sres.seconds, sres.rps, sres.p99, sres.errors(), sres.rssMB, finalID)
+
+	// 5. The record.
+	ngVersion := nginxVersion(nginxBin)
+	fmt.Fprintf(stdout, "serve benchmark: %d companies (%d entries published, %d documents, %.1f GB), seed %d; GET /{slug}.md round robin over %d slugs chosen over the whole registry\n",
+		*entries, repA.Entries, repA.Documents, float64(repA.Bytes)/1e9, *seed, len(tree.paths))
+	fmt.Fprintf(stdout, "wrk %d threads, %d connections, %s measured after %s of warm-up, per target; wrk, nginx and the server on the same machine (%d cores), nginx and the server each free to use every core%s\n\n",
+		*threads, *connections, b.duration, b.warmup, runtime.NumCPU(), buildRevision())
+	fmt.Fprintln(stdout, "| target | requests/s | p50 ms | p99 ms | max ms | errors (non-2xx + socket) | RSS MB | server CPU µs/request |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintf(stdout, "| %s, static tree (sendfile, open_file_cache) | %.0f | %.2f | %.2f | %.2f | %s | %d (peak, master + workers) | %s |\n",
+		ngVersion, nres.rps, nres.p50, nres.p99, nres.max, nres.errorsText(), nres.rssMB, nres.cpuPerRequest())
+	fmt.Fprintf(stdout, "| daawid serve, publication A | %.0f | %.2f | %.2f | %.2f | %s | %d (VmHWM; %d at ready) | %s |\n",
+		dres.rps, dres.p50, dres.p99, dres.max, dres.errorsText(), dres.rssMB, readyRSS, dres.cpuPerRequest())
+	swapNote := fmt.Sprintf("`current` moved at %.1f s, B not served within the run", sw.pointed.Seconds())
+	if sw.servedAt > 0 {
+		swapNote = fmt.Sprintf("`current` moved at %.1f s, B served from %.1f s", sw.pointed.Seconds(), sw.servedAt.Seconds())
+	}
+	fmt.Fprintf(stdout, "| daawid serve, swap A → B under load (%.1f s: %s) | %.0f | %.2f | %.2f | %.2f | %s | %d (VmHWM; %d after) | %s (with the swap) |\n",
+		sres.seconds, swapNote, sres.rps, sres.p50, sres.p99, sres.max, sres.errorsText(), sres.rssMB, sres.rssNow, sres.cpuPerRequest())
+	rpsRatio, p99Ratio := dres.rps/nres.rps, dres.p99/nres.p99
+	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout, "| check | target | measured | result |")
+	fmt.Fprintln(stdout, "|---|---|---|---|")
+	check := func(name, target, measured string, ok bool) {
+		r := "PASS"
+		if !ok {
+			r = "FAIL"
+		}
+		fmt.Fprintf(stdout, "| %s | %s | %s | %s |\n", name, target, measured, r)
+	}
+	check("requests/s, daawid / nginx", "≥ 0.8", fmt.Sprintf("%.2f", rpsRatio), rpsRatio >= 0.8)
+	check("p99, daawid / nginx", "≤ 2", fmt.Sprintf("%.2f", p99Ratio), p99Ratio <= 2)
+	check("server RSS (peak over both loads and the swap, VmHWM)", "< 3000 MB", fmt.Sprintf("%d MB", sres.rssMB), sres.rssMB < 3000)
+	check("errors under load (daawid, both runs)", "0", fmt.Sprintf("%d + %d during the swap", dres.errors(), sres.errors()), dres.errors()+sres.errors() == 0)
+	swapOK := sw.servedAt > 0 && finalID == repB.ID
+	check("publication swapped under load (/readyz)", repB.ID, finalID, swapOK)
+	n := min(500, len(tree.paths))
+	check("same bytes as the static tree (first slugs)", "all", fmt.Sprintf("nginx %d/%d, daawid %d/%d", sameNginx, n, sameServer, n),
+		sameNginx == n && sameServer == n)
+	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, "publication A (full, no exports) %.1f s, peak RSS %d MB; B (delta, %d entries changed) %.1f s; compile %.1f s\n",
+		full.wall, full.rss, *changed, delta.wall, comp.wall)
+	fmt.Fprintf(stdout, "server ready in %.1f s; the snapshot index of A (%d documents) is %.0f MB of Go heap when opened alone\n",
+		srv.ready.Seconds(), tree.docs, float64(tree.heap)/1e6)
+	if tree.standIns > 0 {
+		fmt.Fprintf(stdout, "note: %d of the chosen documents were past their nextChangeAt (served re-rendered, not the static bytes)\n", tree.standIns)
+	}
+	return 0
+}
+
+type serveBench struct {
+	work, wrk, nginx, lua string
+	stderr                io.Writer
+	duration, warmup      time.Duration
+	connections, threads  int
+}
+
+func (b *serveBench) logf(format string, a ...any) {
+	fmt.Fprintf(b.stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
+}
+
+// pointCurrent points {out}/current at a publication directory, with one
+// rename of a new symlink over the old one, as a publication does.
+func pointCurrent(out, pub string) error {
+	rel, err := filepath.Rel(out, pub)
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(out, "current.bench")
+	os.Remove(tmp)
+	if err := os.Symlink(rel, tmp); err != nil {
+		return err
+	}
+	return os.Rename(tmp, filepath.Join(out, "current"))
+}
+
+// staticTree is what the load reads: the chosen paths (in the order the
+// load walks them) and the bytes of each.
+type staticTree struct {
+	root     string
+	paths    []string
+	bytes    int64
+	docs     int           // documents in the publication
+	heap     uint64        // Go heap of the opened snapshot
+	open     time.Duration // time to open the snapshot
+	standIns int           // chosen documents past their nextChangeAt
+}
+
+// writeStaticTree chooses n slugs of the publication's entries (a
+// seeded sample over all of them) and writes each one's default-language
+// markdown, byte for byte as the publication serves it, to
+// {root}/{slug}.md.
+func writeStaticTree(pub, root string, n int, seed int64) (*staticTree, error) {
+	slugs, err := publishedSlugs(pub)
+	if err != nil {
+		return nil, err
+	}
+	if len(slugs) == 0 {
+		return nil, errors.New("the publication has no entries")
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x5e7e))
+	n = min(n, len(slugs))
+	for i := 0; i < n; i++ { // the first n of a seeded shuffle
+		j := i + rng.IntN(len(slugs)-i)
+		slugs[i], slugs[j] = slugs[j], slugs[i]
+	}
+	slugs = slugs[:n]
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	start := time.Now()
+	sn, err := query.OpenSnapshot(pub)
+	if err != nil {
+		return nil, err
+	}
+	t := &staticTree{root: root, open: time.Since(start), docs: sn.Len()}
+	runtime.GC()
+	runtime.ReadMemStats(&m1)
+	if m1.HeapAlloc > m0.HeapAlloc {
+		t.heap = m1.HeapAlloc - m0.HeapAlloc
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	for _, s := range slugs {
+		p := "/" + s + ".md"
+		if strings.ContainsAny(s, "/%?#. \t\n") {
+			return nil, fmt.Errorf("slug %q is not a plain path segment", s)
+		}
+		d, ok := sn.Doc(p)
+		if !ok || d.Kind != schemas.DocMarkdown {
+			return nil, fmt.Errorf("publication %s serves no markdown at %s", pub, p)
+		}
+		body, err := sn.Bytes(d)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(root, s+".md"), body, 0o644); err != nil {
+			return nil, err
+		}
+		if !d.NextChangeAt.IsZero() && !now.Before(d.NextChangeAt) {
+			t.standIns++
+		}
+		t.paths = append(t.paths, p)
+		t.bytes += int64(len(body))
+	}
+	sn = nil
+	debug.FreeOSMemory()
+	return t, nil
+}
+
+// publishedSlugs lists the slugs of a publication's entries from its
+// registry.duckdb, in slug order.
+func publishedSlugs(pub string) ([]string, error) {
+	db, err := sql.Open("duckdb", filepath.Join(pub, "registry.duckdb")+"?access_mode=read_only")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	rs, err := db.Query(`SELECT slug FROM entries WHERE status <> 'removed' ORDER BY slug`)
+	if err != nil {
+		return nil, fmt.Errorf("registry.duckdb: %w", err)
+	}
+	defer rs.Close()
+	var slugs []string
+	for rs.Next() {
+		var s string
+		if err := rs.Scan(&s); err != nil {
+			return nil, err
+		}
+		slugs = append(slugs, s)
+	}
+	return slugs, rs.Err()
+}
+
+// writeWrkScript writes the wrk script: each thread reads the paths and
+// walks them round robin from its own offset; done prints the figures on
+// one line ("BENCH-RESULT k=v ...", latencies in microseconds).
+func writeWrkScript(work, pathsFile string, threads int) (string, error) {
+	script := fmt.Sprintf(`-- daawid bench serve: GET round robin over the paths in %[1]q
+local threads = %[2]d
+local counter = 0
+function setup(thread)
+  thread:set("tid", counter)
+  counter = counter + 1
+end
+
+local reqs = {}
+local n = 0
+local i = 0
+function init(args)
+  for line in io.lines(%[1]q) do
+    if line ~= "" then
+      n = n + 1
+      reqs[n] = wrk.format("GET", line)
+    end
+  end
+  i = math.floor((tid or 0) * n / threads)
+end
+
+function request()
+  i = i + 1
+  if i > n then i = 1 end
+  return reqs[i]
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("BENCH-RESULT requests=%%d duration_us=%%d bytes=%%d connect=%%d read=%%d write=%%d status=%%d timeout=%%d p50=%%d p90=%%d p99=%%d p999=%%d max=%%d\n",
+    summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency:percentile(99.9), latency.max))
+end
+`, pathsFile, threads)
+	p := filepath.Join(work, "load.lua")
+	return p, os.WriteFile(p, []byte(script), 0o644)
+}
+
+// swapTail is how long the swap load goes on once the new publication is
+// served.
+const swapTail = 5 * time.Second
+
+// wrkResult is one wrk run. Latencies are in milliseconds.
+type wrkResult struct {
+	requests                              int64
+	seconds, rps                          float64
+	connect, read, write, status, timeout int64
+	p50, p90, p99, p999, max              float64
+	rssMB, rssNow                         int64
+	cpu                                   float64 // the target's CPU seconds during the run
+	raw                                   string
+}
+
+func (r *wrkResult) cpuPerRequest() string {
+	if r.requests == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f", r.cpu/float64(r.requests)*1e6)
+}
+
+func (r *wrkResult) errors() int64 {
+	return r.connect + r.read + r.write + r.status + r.timeout
+}
+
+func (r *wrkResult) errorsText() string {
+	if r.errors() == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("%d (non-2xx %d; connect %d, read %d, write %d, timeout %d)", r.errors(), r.status, r.connect, r.read, r.write, r.timeout)
+}
+
+// runWrk runs wrk against url for d; during, when set, runs alongside
+// from the moment wrk starts and may end the load early with stop (wrk
+// stops on SIGINT and reports what it measured).
+func (b *serveBench) runWrk(url string, d time.Duration, during func(started time.Time, stop func()) error) (*wrkResult, error) {
+	cmd := exec.Command(b.wrk, "-t", fmt.Sprint(b.threads), "-c", fmt.Sprint(b.connections), "-d", fmt.Sprintf("%ds", int(d.Seconds())),
+		"--latency", "-s", b.lua, url)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	started := time.Now()
+	var once sync.Once
+	done := make(chan struct{})
+	stop := func() {
+		once.Do(func() {
+			select {
+			case <-done:
+			default:
+				cmd.Process.Signal(os.Interrupt)
+			}
+		})
+	}
+	errc := make(chan error, 1)
+	if during != nil {
+		go func() { errc <- during(started, stop) }()
+	} else {
+		errc <- nil
+	}
+	werr := cmd.Wait()
+	close(done)
+	derr := <-errc
+	if werr != nil {
+		return nil, fmt.Errorf("wrk: %v: %s", werr, out.String())
+	}
+	if derr != nil {
+		return nil, derr
+	}
+	r := &wrkResult{raw: out.String()}
+	var line string
+	for _, l := range strings.Split(r.raw, "\n") {
+		if strings.HasPrefix(l, "BENCH-RESULT ") {
+			line = l
+		}
+	}
+	if line == "" {
+		return nil, fmt.Errorf("wrk printed no result: %s", r.raw)
+	}
+	v := map[string]int64{}
+	for _, f := range strings.Fields(line)[1:] {
+		k, s, _ := strings.Cut(f, "=")
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("wrk result %q: %w", f, err)
+		}
+		v[k] = int64(n)
+	}
+	ms := func(k string) float64 { return float64(v[k]) / 1000 }
+	r.requests, r.seconds = v["requests"], float64(v["duration_us"])/1e6
+	if r.seconds > 0 {
+		r.rps = float64(r.requests) / r.seconds
+	}
+	r.connect, r.read, r.write, r.status, r.timeout = v["connect"], v["read"], v["write"], v["status"], v["timeout"]
+	r.p50, r.p90, r.p99, r.p999, r.max = ms("p50"), ms("p90"), ms("p99"), ms("p999"), ms("max")
+	fmt.Fprintf(b.stderr, "%s\n", strings.TrimSpace(r.raw))
+	return r, nil
+}
+
+// nginxProc is nginx serving the static tree.
+type nginxProc struct {
+	cmd    *exec.Cmd
+	url    string
+	waited chan struct{}
+}
+
+func (b *serveBench) startNginx(root string) (*nginxProc, error) {
+	prefix := filepath.Join(b.work, "nginx")
+	if err := os.MkdirAll(prefix, 0o755); err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	user := ""
+	if os.Geteuid() == 0 {
+		user = "user root;\n" // the workers read the work directory, which may be private
+	}
+	conf := fmt.Sprintf(`# daawid bench serve: the static tree of the chosen markdown documents
+%sworker_processes auto;
+daemon off;
+pid %[2]s/nginx.pid;
+error_log %[2]s/error.log warn;
+events {
+    worker_connections 4096;
+}
+http {
+    access_log off;
+    types { text/markdown md; }
+    default_type text/markdown;
+    charset utf-8;
+    charset_types text/markdown;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    open_file_cache max=200000 inactive=60s;
+    open_file_cache_valid 60s;
+    keepalive_requests 100000;
+    keepalive_timeout 65;
+    server {
+        listen 127.0.0.1:%[3]d;
+        root %[4]s;
+        location / { }
+    }
+}
+`, user, prefix, port, root)
+	confFile := filepath.Join(prefix, "nginx.conf")
+	if err := os.WriteFile(confFile, []byte(conf), 0o644); err != nil {
+		return nil, err
+	}
+	logFile, err := os.Create(filepath.Join(prefix, "stderr.log"))
+	if err != nil {
+		return nil, err
+	}
+	defer logFile.Close()
+	cmd := exec.Command(b.nginx, "-e", filepath.Join(prefix, "error.log"), "-p", prefix+"/", "-c", confFile)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	ng := &nginxProc{cmd: cmd, url: fmt.Sprintf("http://127.0.0.1:%d", port), waited: exited}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		select {
+		case <-exited:
+			log, _ := os.ReadFile(filepath.Join(prefix, "error.log"))
+			return nil, fmt.Errorf("nginx exited: %s", log)
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			syscall.Kill(cmd.Process.Pid, syscall.SIGTERM)
+			return nil, errors.New("nginx did not listen within 30 s")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return ng, nil
+}
+
+func (n *nginxProc) stop() {
+	select {
+	case <-n.waited:
+		return
+	default:
+	}
+	syscall.Kill(n.pid(), syscall.SIGTERM)
+	select {
+	case <-n.waited:
+	case <-time.After(20 * time.Second):
+		syscall.Kill(n.pid(), syscall.SIGKILL)
+		<-n.waited
+	}
+}
+
+func (n *nginxProc) pid() int { return n.cmd.Process.Pid }
+
+// cpu is the CPU seconds of nginx's master and workers.
+func (n *nginxProc) cpu() float64 {
+	t := procCPU(n.pid())
+	for _, pid := range childPIDs(n.pid()) {
+		t += procCPU(pid)
+	}
+	return t
+}
+
+// rss is the peak and current RSS of nginx's master and workers, summed.
+func (n *nginxProc) rss() (peak, now int64) {
+	for _, pid := range append([]int{n.pid()}, childPIDs(n.pid())...) {
+		p, c := procMemMB(pid)
+		peak, now = peak+p, now+c
+	}
+	return peak, now
+}
+
+// serverProc is `daawid serve`.
+type serverProc struct {
+	cmd    *exec.Cmd
+	url    string
+	ready  time.Duration
+	done   chan struct{}
+	client *http.Client
+}
+
+func (b *serveBench) startServer(exe, out string) (*serverProc, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	logFile, err := os.Create(filepath.Join(b.work, "serve.log"))
+	if err != nil {
+		return nil, err
+	}
+	defer logFile.Close()
+	// The documents were rendered for the default site: serve for it too
+	// (a request to 127.0.0.1 is no host of that deployment: served as is).
+	cmd := exec.Command(exe, "serve", "--out", out, "--addr", addr, "--metrics-addr", "", "--no-limit", "--log-level", "warn",
+		"--base-url", render.DefaultBaseURL)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &serverProc{cmd: cmd, url: "http://" + addr, done: make(chan struct{}), client: &http.Client{Timeout: 10 * time.Second}}
+	go func() { cmd.Wait(); close(s.done) }()
+	for {
+		select {
+		case <-s.done:
+			log, _ := os.ReadFile(filepath.Join(b.work, "serve.log"))
+			return nil, fmt.Errorf("daawid serve exited: %s", log)
+		default:
+		}
+		if _, err := s.publication(); err == nil {
+			break
+		}
+		if time.Since(start) > 15*time.Minute {
+			s.stop()
+			return nil, errors.New("daawid serve not ready within 15 minutes")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	s.ready = time.Since(start)
+	return s, nil
+}
+
+// publication is the publication ID /readyz reports.
+func (s *serverProc) publication() (string, error) {
+	resp, err := s.client.Get(s.url + "/readyz")
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("/readyz: %s", resp.Status)
+	}
+	_, id, ok := strings.Cut(strings.TrimSpace(string(body)), "publication ")
+	if !ok {
+		return "", fmt.Errorf("/readyz: %q", body)
+	}
+	return id, nil
+}
+
+func (s *serverProc) stop() {
+	select {
+	case <-s.done:
+		return
+	default:
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(30 * time.Second):
+		s.cmd.Process.Kill()
+		<-s.done
+	}
+}
+
+// swapWatch records when the server began serving the new publication,
+// from the start of the load.
+type swapWatch struct {
+	srv               *serverProc
+	want              string
+	pointed, servedAt time.Duration
+}
+
+func (w *swapWatch) watch(started time.Time, until time.Duration) bool {
+	for time.Since(started) < until {
+		if id, err := w.srv.publication(); err == nil && id == w.want {
+			w.servedAt = time.Since(started)
+			return true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return false
+}
+
+// sameBytes fetches up to n of the tree's paths from url and counts those
+// answered 200 with exactly the tree's bytes.
+func sameBytes(url string, t *staticTree, n int) (int, error) {
+	c := &http.Client{Timeout: 10 * time.Second}
+	same := 0
+	for _, p := range t.paths[:min(n, len(t.paths))] {
+		resp, err := c.Get(url + p)
+		if err != nil {
+			return 0, err
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return 0, err
+		}
+		want, err := os.ReadFile(filepath.Join(t.root, filepath.FromSlash(strings.TrimPrefix(p, "/"))))
+		if err != nil {
+			return 0, err
+		}
+		if resp.StatusCode == http.StatusOK && bytes.Equal(body, want) {
+			same++
+		}
+	}
+	return same, nil
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// procMemMB reads a process's peak (VmHWM) and current (VmRSS) resident
+// set from /proc, in MB.
+func procMemMB(pid int) (peak, now int64) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok || (k != "VmHWM" && k != "VmRSS") {
+			continue
+		}
+		kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		if k == "VmHWM" {
+			peak = kb / 1024
+		} else {
+			now = kb / 1024
+		}
+	}
+	return peak, now
+}
+
+// procCPU is a process's user and system CPU time in seconds, from
+// /proc/PID/stat (clock ticks of 1/100 s, Linux's USER_HZ).
+func procCPU(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:]) // state ppid ... utime (12th) stime (13th)
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return float64(u+st) / 100
+}
+
+// childPIDs lists the processes whose parent is pid.
+func childPIDs(pid int) []int {
+	ents, _ := os.ReadDir("/proc")
+	var kids []int
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so after the last ')'
+		s := string(b)
+		if i := strings.LastIndexByte(s, ')'); i >= 0 {
+			if f := strings.Fields(s[i+1:]); len(f) > 1 {
+				if pp, _ := strconv.Atoi(f[1]); pp == pid {
+					kids = append(kids, p)
+				}
+			}
+		}
+	}
+	return kids
+}
+
+// buildRevision is "; daawid built from" the commit of this binary
+// (with "+ uncommitted changes" when the tree had some), or "" when the
+// build did not record it.
+func buildRevision() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return ""
+	}
+	if dirty {
+		return "; daawid built from " + rev[:min(12, len(rev))] + " + uncommitted changes"
+	}
+	return "; daawid built from " + rev[:min(12, len(rev))]
+}
+
+func nginxVersion(bin string) string {
+	out, _ := exec.Command(bin, "-v").CombinedOutput()
+	v := strings.TrimSpace(string(out))
+	if _, after, ok := strings.Cut(v, "nginx version: "); ok {
+		return after
+	}
+	return "nginx"
+}
