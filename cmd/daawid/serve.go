@@ -135,7 +135,22 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg)}
 	if !cfg.NoLimit {
-		rcfg.Limiter = fairuse.NewLimiter(300)
+		lim := fairuse.NewLimiter(300)
+		rcfg.Limiter = lim
+		// An address is held for its minute and no longer (§7.8), also when
+		// no read comes to turn the minute.
+		go func() {
+			t := time.NewTicker(15 * time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case now := <-t.C:
+					lim.Sweep(now)
+				}
+			}
+		}()
 	}
 	if cfg.Counts != "" {
 		counter, err := counting.Open(counting.Config{Dir: cfg.Counts}, log)
