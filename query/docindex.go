@@ -21,25 +21,33 @@ import (
 // the index. The index chain is read in batches (snapshotio.ScanDocIndex),
 // never whole.
 type docIndex struct {
+	// docs hold no pointers (the garbage collector never scans five
+	// million of them); a document names its entry by its place in ents.
 	docs    []docRec
+	ents    []*entryInfo
 	entries map[string]*entryInfo
 	bySlug  map[string]*entryInfo
-	byPath  map[string]int32
 	site    map[string]schemas.DocRow // registry-level files, by path
-	full    map[int32]schemas.DocRow  // rows the compact form does not derive
-	packs   []string
-	kinds   []string
-	langs   []string
-	codes   map[string]int // kind, language or pack → its code, by table
+	// extra are documents at a path the rules of appendDocPath do not
+	// make (none in a publication of this engine; kept so nothing would be
+	// served wrongly if one did).
+	extra map[string]int32
+	full  map[int32]schemas.DocRow // rows the compact form does not derive
+	packs []string
+	kinds []string
+	langs []string
+	codes map[string]int // kind, language or pack → its code, by table
 }
 
-// docRec is one document, compact.
+// docRec is one document, compact: its path is not kept but made from
+// the entry's slug, the kind and the language by the rules the pipeline
+// publishes by (appendDocPath), so a million entries' paths cost nothing.
 type docRec struct {
-	path           string
 	offset, length int64
-	entry          *entryInfo
+	entry          int32 // in ents
 	pack           uint16
 	kind, lang     uint8
+	variant        uint8 // the legal and privacy notices' German or English address
 }
 
 // entryInfo is what the server knows of an entry without reading a
@@ -51,6 +59,7 @@ type entryInfo struct {
 	lastModified, next    int64 // Unix milliseconds; 0: none
 	key                   string
 	first, n              int32 // its documents: docs[first : first+n]
+	at                    int32 // its place in docIndex.ents
 	chain                 int   // the index of the chain that last named it
 	removed               bool
 }
@@ -120,7 +129,7 @@ func renderKeyOf(etag string) string {
 // files are the ones served, schemas.ResolveDocs).
 func readDocIndex(dir string, m *schemas.Manifest) (*docIndex, error) {
 	ix := &docIndex{entries: map[string]*entryInfo{}, site: map[string]schemas.DocRow{}, full: map[int32]schemas.DocRow{},
-		codes: map[string]int{}}
+		extra: map[string]int32{}, codes: map[string]int{}}
 	langSets := map[string][]string{} // shared language lists
 	for ci, idx := range m.Index {
 		ix.site = map[string]schemas.DocRow{}
@@ -137,17 +146,16 @@ func readDocIndex(dir string, m *schemas.Manifest) (*docIndex, error) {
 		}
 	}
 	ix.bySlug = make(map[string]*entryInfo, len(ix.entries))
-	ix.byPath = make(map[string]int32, len(ix.docs))
 	for id, e := range ix.entries {
 		if e.removed {
 			delete(ix.entries, id)
 			continue
 		}
 		ix.bySlug[e.Slug] = e
-		for i := e.first; i < e.first+e.n; i++ {
-			if d := &ix.docs[i]; d.path != "" && d.kind != uint8(ix.codes["k"+schemas.DocView]) {
-				ix.byPath[d.path] = i
-			}
+	}
+	for p, i := range ix.extra {
+		if e := ix.ents[ix.docs[i].entry]; e.removed || i < e.first || i >= e.first+e.n {
+			delete(ix.extra, p) // replaced by a later index
 		}
 	}
 	return ix, nil
@@ -163,10 +171,11 @@ func (ix *docIndex) add(r *schemas.DocRow, chain int, langSets map[string][]stri
 	e := ix.entries[r.EntryID]
 	if e == nil || e.chain != chain {
 		if e == nil {
-			e = &entryInfo{ID: strings.Clone(r.EntryID)}
+			e = &entryInfo{ID: strings.Clone(r.EntryID), at: int32(len(ix.ents))}
 			ix.entries[e.ID] = e
+			ix.ents = append(ix.ents, e)
 		}
-		*e = entryInfo{ID: e.ID, Slug: strings.Clone(r.Slug), revision: r.Revision, lastModified: millis(r.LastModified),
+		*e = entryInfo{ID: e.ID, at: e.at, Slug: strings.Clone(r.Slug), revision: r.Revision, lastModified: millis(r.LastModified),
 			next: millis(r.NextChangeAt), key: renderKeyOf(r.ETag), first: int32(len(ix.docs)), chain: chain}
 		if r.Kind == schemas.DocRemoved {
 			e.removed = true
@@ -192,8 +201,8 @@ func (ix *docIndex) add(r *schemas.DocRow, chain int, langSets map[string][]stri
 		return err
 	}
 	i := int32(len(ix.docs))
-	ix.docs = append(ix.docs, docRec{path: strings.Clone(r.Path), offset: r.Offset, length: r.Length, entry: e,
-		pack: uint16(pack), kind: uint8(kind), lang: uint8(lang)})
+	ix.docs = append(ix.docs, docRec{offset: r.Offset, length: r.Length, entry: e.at,
+		pack: uint16(pack), kind: uint8(kind), lang: uint8(lang), variant: pathVariant(r.Kind, r.Path)})
 	e.n++
 	if r.Kind == schemas.DocMarkdown {
 		if e.DefaultLang == "" {
@@ -210,8 +219,11 @@ func (ix *docIndex) add(r *schemas.DocRow, chain int, langSets map[string][]stri
 	}
 	if want := ix.row(i); !sameRow(&want, r) {
 		row := *r
-		row.EntryID, row.Slug, row.Path, row.ETag, row.MediaType = e.ID, e.Slug, ix.docs[i].path, strings.Clone(r.ETag), strings.Clone(r.MediaType)
+		row.EntryID, row.Slug, row.Path, row.ETag, row.MediaType = e.ID, e.Slug, strings.Clone(r.Path), strings.Clone(r.ETag), strings.Clone(r.MediaType)
 		ix.full[i] = row
+		if want.Path != r.Path && r.Path != "" {
+			ix.extra[row.Path] = i
+		}
 	}
 	return nil
 }
@@ -222,11 +234,106 @@ func (ix *docIndex) row(i int32) schemas.DocRow {
 		return r
 	}
 	d := &ix.docs[i]
-	e := d.entry
+	e := ix.ents[d.entry]
 	kind, lang := ix.kinds[d.kind], ix.langs[d.lang]
-	return schemas.DocRow{EntryID: e.ID, Slug: e.Slug, Kind: kind, Lang: lang, Path: d.path, Pack: ix.packs[d.pack],
+	var buf [128]byte
+	return schemas.DocRow{EntryID: e.ID, Slug: e.Slug, Kind: kind, Lang: lang, Path: string(appendDocPath(buf[:0], e, kind, lang, d.variant)), Pack: ix.packs[d.pack],
 		Offset: d.offset, Length: d.length, MediaType: mediaTypes[kind], ETag: schemas.DocETag(e.ID, int(e.revision), kind, lang, e.key),
 		LastModified: fromMillis(e.lastModified), Revision: e.revision, NextChangeAt: fromMillis(e.next)}
+}
+
+// Path variants of the legal and privacy notices (render.LegalURL,
+// render.PrivacyURL): German addresses for operators in Germany.
+const (
+	variantNone uint8 = iota
+	variantGerman
+	variantEnglish
+)
+
+func pathVariant(kind, path string) uint8 {
+	switch {
+	case kind == schemas.DocLegal && strings.Contains(path, "/impressum"), kind == schemas.DocPrivacy && strings.Contains(path, "/datenschutz"):
+		return variantGerman
+	case kind == schemas.DocLegal || kind == schemas.DocPrivacy:
+		return variantEnglish
+	}
+	return variantNone
+}
+
+// appendDocPath makes the path a document is served at, by the rules of
+// render.Documents (D59): the default language without a language
+// segment.
+func appendDocPath(b []byte, e *entryInfo, kind, lang string, variant uint8) []byte {
+	def := lang == e.DefaultLang
+	b = append(append(b, '/'), e.Slug...)
+	switch kind {
+	case schemas.DocMarkdown:
+		if !def {
+			b = append(append(b, '/'), lang...)
+		}
+		return append(b, ".md"...)
+	case schemas.DocHTML:
+		if !def {
+			b = append(append(b, '/'), lang...)
+		}
+		return b
+	case schemas.DocOfferings:
+		if !def {
+			b = append(append(b, '/'), lang...)
+		}
+		return append(b, "/offerings.md"...)
+	case schemas.DocJSONLD:
+		return append(b, ".json"...)
+	case schemas.DocLegal, schemas.DocPrivacy:
+		names := [2][2]string{{"/impressum", "/legal"}, {"/datenschutz", "/privacy"}}[boolIndex(kind == schemas.DocPrivacy)]
+		b = append(b, names[boolIndex(variant == variantEnglish)]...)
+		if !def {
+			b = append(append(b, '/'), lang...)
+		}
+		return b
+	case schemas.DocView:
+		return append(append(b[:0], "/v1/entries/"...), e.ID...)
+	}
+	return b[:0] // not served by path (the revision kept for the time guard)
+}
+
+func boolIndex(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// docAt finds the document served at a path of an entry's.
+func (ix *docIndex) docAt(path string) (int32, bool) {
+	if i, ok := ix.extra[path]; ok {
+		return i, true
+	}
+	slug := path[1:]
+	if j := strings.IndexByte(slug, '/'); j >= 0 {
+		slug = slug[:j]
+	} else if j := strings.IndexByte(slug, '.'); j >= 0 {
+		slug = slug[:j]
+	}
+	e, ok := ix.bySlug[slug]
+	if !ok {
+		return 0, false
+	}
+	var buf [128]byte
+	for i := e.first; i < e.first+e.n; i++ {
+		d := &ix.docs[i]
+		kind := ix.kinds[d.kind]
+		if kind == schemas.DocView || kind == schemas.DocEntry {
+			continue
+		}
+		if string(appendDocPath(buf[:0], e, kind, ix.langs[d.lang], d.variant)) == path {
+			if _, replaced := ix.full[i]; replaced && ix.full[i].Path != path {
+				continue
+			}
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // entryDoc finds an entry's document of a kind in a language.

@@ -66,7 +66,10 @@ func (s *Snapshot) Doc(path string) (schemas.DocRow, bool) {
 	if d, ok := s.ix.site[path]; ok {
 		return d, true
 	}
-	i, ok := s.ix.byPath[path]
+	if len(path) < 2 || path[0] != '/' {
+		return schemas.DocRow{}, false
+	}
+	i, ok := s.ix.docAt(path)
 	if !ok {
 		return schemas.DocRow{}, false
 	}

@@ -38,14 +38,17 @@ import (
 // A. It writes the default-language markdown of --slugs entries, chosen
 // over the whole registry from --seed, as a static tree with the bytes A
 // serves, and runs wrk (GET /{slug}.md round robin over those slugs)
-// first against nginx serving that tree, then against `daawid serve` over
-// the publications (a child process: its memory is its own). Halfway
-// through the server's run `current` is pointed at B; the server must
-// swap to it without dropping a request. It prints a table of both runs
-// and the checks of the issue: requests/s at least 0.8x nginx's, p99 at
-// most 2x nginx's, the server's peak RSS under 3 GB, no error during the
-// swap and B served after it. A missed target prints FAIL (exit 0);
-// an operational error exits 1.
+// first against nginx serving that tree, then, with the same flags,
+// against `daawid serve` over the publications (a child process: its
+// memory is its own). A second load on the server moves `current` to B
+// after --swap-at and goes on until the server serves B (and swapTail
+// more): the swap must not drop a request. It prints a table of the runs
+// and the checks of the issue: requests/s at least 0.8x nginx's and p99
+// at most 2x nginx's (the first server run against nginx's), the
+// server's peak RSS under 3 GB (over both runs, the swap included), no
+// error under load, B served after the swap. A missed target prints FAIL
+// (exit 0); an operational error exits 1. --reuse runs the loads again on
+// what an earlier run left in --dir.
 //
 // The publications are dated just before the benchmark runs: the server
 // serves against the real clock, and publications dated in the past would
@@ -61,10 +64,12 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	warmup := fs.Duration("warmup", 5*time.Second, "an unmeasured wrk run before each measured one")
 	connections := fs.Int("connections", 64, "wrk connections")
 	threads := fs.Int("threads", 2, "wrk threads")
+	timeout := fs.Duration("timeout", 2*time.Second, "wrk's --timeout: a response slower than this counts as a timeout error")
 	nslugs := fs.Int("slugs", 100_000, "entries whose markdown the load reads")
 	changed := fs.Int("changed", 1000, "entries changed by the publication swapped in during the load")
 	swapAt := fs.Duration("swap-at", 5*time.Second, "when, into the swap load, `current` moves to the new publication")
 	swapTimeout := fs.Duration("swap-timeout", 10*time.Minute, "how long the server may take to serve the new publication")
+	reuse := fs.Bool("reuse", false, "reuse the publications and static tree an earlier run left in --dir (same --entries, --seed, --slugs, --changed)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return 2
 	}
@@ -86,90 +91,53 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	}
 	defer cleanup()
 	b := &serveBench{work: work, stderr: stderr, wrk: wrkBin, nginx: nginxBin, duration: *duration, warmup: *warmup,
-		connections: *connections, threads: *threads}
+		connections: *connections, threads: *threads, timeout: *timeout}
 	logf := b.logf
 
-	// 1. Data, compile, publication A (full), publication B (delta).
-	data, state, out := filepath.Join(work, "data"), filepath.Join(work, "state"), filepath.Join(work, "out")
-	for _, d := range []string{state, out, filepath.Join(work, "counts"), filepath.Join(work, "reports"), filepath.Join(work, "static"), filepath.Join(work, "nginx")} {
-		os.RemoveAll(d)
-	}
-	t0 := time.Now()
-	exe, registers, err := generate(data, *entries, *seed)
-	if err != nil {
+	// 1–2. The publications and the static tree, made now or (--reuse)
+	// by an earlier run in the same --dir.
+	out := filepath.Join(work, "out")
+	var su *serveSetup
+	if *reuse {
+		if *dir == "" {
+			return fail(errors.New("--reuse needs --dir"))
+		}
+		if su, err = loadServeSetup(work); err != nil {
+			return fail(err)
+		}
+		if su.Entries != *entries || su.Seed != *seed || su.Slugs != *nslugs || su.Changed != *changed {
+			return fail(fmt.Errorf("--reuse: %s was made with --entries %d --seed %d --slugs %d --changed %d", work, su.Entries, su.Seed, su.Slugs, su.Changed))
+		}
+		for _, d := range []string{filepath.Join(work, "counts"), filepath.Join(work, "reports"), filepath.Join(work, "nginx")} {
+			os.RemoveAll(d)
+		}
+		logf("reusing the publications and the static tree in %s", work)
+	} else if su, err = b.setup(*entries, *seed, *nslugs, *changed); err != nil {
 		return fail(err)
 	}
-	logf("generated %d companies in %.1f s", *entries, time.Since(t0).Seconds())
-	base := time.Now().UTC().Truncate(time.Second)
-	at := func(d time.Duration) string { return base.Add(d).Format(time.RFC3339) }
-	comp, err := runChild(exe, append([]string{"compile", "--state", state, "--now", at(-4 * time.Hour)}, registers...)...)
-	if err != nil {
-		return fail(err)
-	}
-	logf("compiled in %.1f s (peak RSS %d MB)", comp.wall, comp.rss)
-	full, err := runChild(exe, "publish", "--json", "--state", state, "--out", out, "--now", at(-3*time.Hour))
-	if err != nil {
-		return fail(err)
-	}
-	var repA pipeline.PublishReport
-	if err := json.Unmarshal(full.out, &repA); err != nil {
-		return fail(err)
-	}
-	pubA, err := pipeline.CurrentPublication(out)
-	if err != nil {
-		return fail(err)
-	}
-	logf("publication A %s: %d entries, %d documents, %.1f GB in %.1f s (peak RSS %d MB)",
-		repA.ID, repA.Entries, repA.Documents, float64(repA.Bytes)/1e9, full.wall, full.rss)
-	events := filepath.Join(work, "events.jsonl")
-	if err := pipeline.ReportEvents(state, events, *changed, base.Add(-2*time.Hour)); err != nil {
-		return fail(err)
-	}
-	if _, err := runChild(exe, "compile", "--state", state, "--verification", events, "--now", at(-90*time.Minute)); err != nil {
-		return fail(err)
-	}
-	delta, err := runChild(exe, "publish", "--json", "--state", state, "--out", out, "--delta", "--now", at(-time.Hour))
-	if err != nil {
-		return fail(err)
-	}
-	var repB pipeline.PublishReport
-	if err := json.Unmarshal(delta.out, &repB); err != nil {
-		return fail(err)
-	}
-	pubB, err := pipeline.CurrentPublication(out)
-	if err != nil {
-		return fail(err)
-	}
-	if pubB == pubA {
-		return fail(errors.New("the delta publication did not make a new publication"))
-	}
-	logf("publication B %s: %d rendered, %d documents written in %.1f s (peak RSS %d MB)",
-		repB.ID, repB.Rendered, repB.Documents, delta.wall, delta.rss)
+	pubA, pubB := su.PubA, su.PubB
 	if err := pointCurrent(out, pubA); err != nil {
 		return fail(err)
 	}
-
-	// 2. The static tree: the chosen slugs' markdown, as A serves it.
-	tree, err := writeStaticTree(pubA, filepath.Join(work, "static"), *nslugs, *seed)
+	exe, err := os.Executable()
 	if err != nil {
 		return fail(err)
 	}
-	logf("static tree: %d documents, %.1f MB; the snapshot index of A holds %d documents, %.0f MB of Go heap in this process (opened in %.1f s)",
-		len(tree.paths), float64(tree.bytes)/1e6, tree.docs, float64(tree.heap)/1e6, tree.open.Seconds())
 	pathsFile := filepath.Join(work, "paths.txt")
-	if err := os.WriteFile(pathsFile, []byte(strings.Join(tree.paths, "\n")+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(pathsFile, []byte(strings.Join(su.Tree.Paths, "\n")+"\n"), 0o644); err != nil {
 		return fail(err)
 	}
 	if b.lua, err = writeWrkScript(work, pathsFile, *threads); err != nil {
 		return fail(err)
 	}
+	syscall.Sync() // the publications' write-back does not land in the loads
 
 	// 3. nginx over the static tree.
 	ng, err := b.startNginx(filepath.Join(work, "static"))
 	if err != nil {
 		return fail(err)
 	}
-	sameNginx, err := sameBytes(ng.url, tree, 500)
+	sameNginx, err := sameBytes(ng.url, su.Tree, 500)
 	if err != nil {
 		ng.stop()
 		return fail(fmt.Errorf("nginx: %w", err))
@@ -201,7 +169,7 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	readyID, _ := srv.publication()
 	_, readyRSS := procMemMB(pid)
 	logf("daawid serve: ready in %.1f s serving %s, RSS %d MB", srv.ready.Seconds(), readyID, readyRSS)
-	sameServer, err := sameBytes(srv.url, tree, 500)
+	sameServer, err := sameBytes(srv.url, su.Tree, 500)
 	if err != nil {
 		return fail(fmt.Errorf("daawid serve: %w", err))
 	}
@@ -218,7 +186,7 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	dres.rssMB, dres.rssNow = procMemMB(pid)
 	logf("daawid serve: %.0f requests/s, p99 %.2f ms, VmHWM %d MB", dres.rps, dres.p99, dres.rssMB)
 	logf("daawid serve: load again, %s in `current` moves to B; the load stops %s after the server serves B (at most %s)", *swapAt, swapTail, *swapTimeout)
-	sw := &swapWatch{srv: srv, want: repB.ID}
+	sw := &swapWatch{srv: srv, want: su.RepB.ID}
 	cpu0 = procCPU(pid)
 	sres, err := b.runWrk(srv.url, *swapAt+*swapTimeout, func(started time.Time, stop func()) error {
 		defer stop()
@@ -227,9 +195,7 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 			return err
 		}
 		sw.pointed = time.Since(started)
-		if sw.watch(started, *swapAt+*swapTimeout-swapTail) {
-			time.Sleep(swapTail)
-		}
+		sw.watch(started, *swapAt+*swapTimeout-swapTail)
 		return nil
 	})
 	if err != nil {
@@ -248,21 +214,22 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	// 5. The record.
 	ngVersion := nginxVersion(nginxBin)
 	fmt.Fprintf(stdout, "serve benchmark: %d companies (%d entries published, %d documents, %.1f GB), seed %d; GET /{slug}.md round robin over %d slugs chosen over the whole registry\n",
-		*entries, repA.Entries, repA.Documents, float64(repA.Bytes)/1e9, *seed, len(tree.paths))
+		*entries, su.RepA.Entries, su.RepA.Documents, float64(su.RepA.Bytes)/1e9, *seed, len(su.Tree.Paths))
 	fmt.Fprintf(stdout, "wrk %d threads, %d connections, %s measured after %s of warm-up, per target; wrk, nginx and the server on the same machine (%d cores), nginx and the server each free to use every core%s\n\n",
 		*threads, *connections, b.duration, b.warmup, runtime.NumCPU(), buildRevision())
-	fmt.Fprintln(stdout, "| target | requests/s | p50 ms | p99 ms | max ms | errors (non-2xx + socket) | RSS MB | server CPU µs/request |")
-	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|")
-	fmt.Fprintf(stdout, "| %s, static tree (sendfile, open_file_cache) | %.0f | %.2f | %.2f | %.2f | %s | %d (peak, master + workers) | %s |\n",
-		ngVersion, nres.rps, nres.p50, nres.p99, nres.max, nres.errorsText(), nres.rssMB, nres.cpuPerRequest())
-	fmt.Fprintf(stdout, "| daawid serve, publication A | %.0f | %.2f | %.2f | %.2f | %s | %d (VmHWM; %d at ready) | %s |\n",
-		dres.rps, dres.p50, dres.p99, dres.max, dres.errorsText(), dres.rssMB, readyRSS, dres.cpuPerRequest())
+	fmt.Fprintln(stdout, "| target | requests/s | p50 ms | p99 ms | max ms | errors (non-2xx + socket) | RSS MB | server CPU µs/request | cores: server / wrk / other |")
+	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintf(stdout, "| %s, static tree (sendfile, open_file_cache max=%d) | %.0f | %.2f | %.2f | %.2f | %s | %d (peak, master + workers) | %s | %s |\n",
+		ngVersion, b.nginxCache, nres.rps, nres.p50, nres.p99, nres.max, nres.errorsText(), nres.rssMB, nres.cpuPerRequest(), nres.cores())
+	fmt.Fprintf(stdout, "| daawid serve, publication A | %.0f | %.2f | %.2f | %.2f | %s | %d (VmHWM; %d at ready) | %s | %s |\n",
+		dres.rps, dres.p50, dres.p99, dres.max, dres.errorsText(), dres.rssMB, readyRSS, dres.cpuPerRequest(), dres.cores())
 	swapNote := fmt.Sprintf("`current` moved at %.1f s, B not served within the run", sw.pointed.Seconds())
 	if sw.servedAt > 0 {
 		swapNote = fmt.Sprintf("`current` moved at %.1f s, B served from %.1f s", sw.pointed.Seconds(), sw.servedAt.Seconds())
 	}
-	fmt.Fprintf(stdout, "| daawid serve, swap A → B under load (%.1f s: %s) | %.0f | %.2f | %.2f | %.2f | %s | %d (VmHWM; %d after) | %s (with the swap) |\n",
-		sres.seconds, swapNote, sres.rps, sres.p50, sres.p99, sres.max, sres.errorsText(), sres.rssMB, sres.rssNow, sres.cpuPerRequest())
+	swapNote += fmt.Sprintf("; slowest /readyz probe %.2f s, at %.1f s", sw.slowest.Seconds(), sw.slowestAt.Seconds())
+	fmt.Fprintf(stdout, "| daawid serve, swap A → B under load (%.1f s: %s) | %.0f | %.2f | %.2f | %.2f | %s | %d (VmHWM; %d after) | %s (with the swap) | %s |\n",
+		sres.seconds, swapNote, sres.rps, sres.p50, sres.p99, sres.max, sres.errorsText(), sres.rssMB, sres.rssNow, sres.cpuPerRequest(), sres.cores())
 	rpsRatio, p99Ratio := dres.rps/nres.rps, dres.p99/nres.p99
 	fmt.Fprintln(stdout)
 	fmt.Fprintln(stdout, "| check | target | measured | result |")
@@ -274,22 +241,26 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "| %s | %s | %s | %s |\n", name, target, measured, r)
 	}
+	check("nginx baseline without errors", "0", fmt.Sprint(nres.errors()), nres.errors() == 0)
 	check("requests/s, daawid / nginx", "≥ 0.8", fmt.Sprintf("%.2f", rpsRatio), rpsRatio >= 0.8)
 	check("p99, daawid / nginx", "≤ 2", fmt.Sprintf("%.2f", p99Ratio), p99Ratio <= 2)
 	check("server RSS (peak over both loads and the swap, VmHWM)", "< 3000 MB", fmt.Sprintf("%d MB", sres.rssMB), sres.rssMB < 3000)
 	check("errors under load (daawid, both runs)", "0", fmt.Sprintf("%d + %d during the swap", dres.errors(), sres.errors()), dres.errors()+sres.errors() == 0)
-	swapOK := sw.servedAt > 0 && finalID == repB.ID
-	check("publication swapped under load (/readyz)", repB.ID, finalID, swapOK)
-	n := min(500, len(tree.paths))
+	swapOK := sw.servedAt > 0 && finalID == su.RepB.ID
+	check("publication swapped under load (/readyz)", su.RepB.ID, finalID, swapOK)
+	n := min(500, len(su.Tree.Paths))
 	check("same bytes as the static tree (first slugs)", "all", fmt.Sprintf("nginx %d/%d, daawid %d/%d", sameNginx, n, sameServer, n),
 		sameNginx == n && sameServer == n)
 	fmt.Fprintln(stdout)
+	if *reuse {
+		fmt.Fprintf(stdout, "(publications and static tree reused from a run at %s) ", su.Made.Format(time.RFC3339))
+	}
 	fmt.Fprintf(stdout, "publication A (full, no exports) %.1f s, peak RSS %d MB; B (delta, %d entries changed) %.1f s; compile %.1f s\n",
-		full.wall, full.rss, *changed, delta.wall, comp.wall)
+		su.Full.Wall, su.Full.RSS, *changed, su.Delta.Wall, su.Compile.Wall)
 	fmt.Fprintf(stdout, "server ready in %.1f s; the snapshot index of A (%d documents) is %.0f MB of Go heap when opened alone\n",
-		srv.ready.Seconds(), tree.docs, float64(tree.heap)/1e6)
-	if tree.standIns > 0 {
-		fmt.Fprintf(stdout, "note: %d of the chosen documents were past their nextChangeAt (served re-rendered, not the static bytes)\n", tree.standIns)
+		srv.ready.Seconds(), su.Tree.Docs, float64(su.Tree.Heap)/1e6)
+	if su.Tree.StandIns > 0 {
+		fmt.Fprintf(stdout, "note: %d of the chosen documents were past their nextChangeAt (served re-rendered, not the static bytes)\n", su.Tree.StandIns)
 	}
 	return 0
 }
@@ -298,11 +269,122 @@ type serveBench struct {
 	work, wrk, nginx, lua string
 	stderr                io.Writer
 	duration, warmup      time.Duration
+	timeout               time.Duration
+	nginxCache            int64 // open_file_cache max
 	connections, threads  int
 }
 
 func (b *serveBench) logf(format string, a ...any) {
 	fmt.Fprintf(b.stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, a...)...)
+}
+
+// serveSetup is what the loads run on: two publications and the static
+// tree, with the figures of their making. It is kept in the work
+// directory (bench-serve.json) for --reuse.
+type serveSetup struct {
+	Entries              int
+	Seed                 int64
+	Slugs, Changed       int
+	RepA, RepB           pipeline.PublishReport
+	PubA, PubB           string
+	Compile, Full, Delta stepFigures
+	Tree                 *staticTree
+	Made                 time.Time
+}
+
+type stepFigures struct {
+	Wall float64 // seconds
+	RSS  int64   // peak, MB
+}
+
+const serveSetupFile = "bench-serve.json"
+
+func loadServeSetup(work string) (*serveSetup, error) {
+	b, err := os.ReadFile(filepath.Join(work, serveSetupFile))
+	if err != nil {
+		return nil, fmt.Errorf("--reuse: %w", err)
+	}
+	var su serveSetup
+	if err := json.Unmarshal(b, &su); err != nil {
+		return nil, fmt.Errorf("--reuse: %s: %w", serveSetupFile, err)
+	}
+	for _, d := range []string{su.PubA, su.PubB, su.Tree.Root} {
+		if _, err := os.Stat(d); err != nil {
+			return nil, fmt.Errorf("--reuse: %w", err)
+		}
+	}
+	return &su, nil
+}
+
+// setup generates and compiles the companies, publishes them in full (A)
+// and then a delta with changed entries changed (B), and writes the
+// static tree of A.
+func (b *serveBench) setup(entries int, seed int64, nslugs, changed int) (*serveSetup, error) {
+	work := b.work
+	os.Remove(filepath.Join(work, serveSetupFile))
+	data, state, out := filepath.Join(work, "data"), filepath.Join(work, "state"), filepath.Join(work, "out")
+	for _, d := range []string{state, out, filepath.Join(work, "counts"), filepath.Join(work, "reports"), filepath.Join(work, "static"), filepath.Join(work, "nginx")} {
+		os.RemoveAll(d)
+	}
+	su := &serveSetup{Entries: entries, Seed: seed, Slugs: nslugs, Changed: changed}
+	t0 := time.Now()
+	exe, registers, err := generate(data, entries, seed)
+	if err != nil {
+		return nil, err
+	}
+	b.logf("generated %d companies in %.1f s", entries, time.Since(t0).Seconds())
+	base := time.Now().UTC().Truncate(time.Second)
+	at := func(d time.Duration) string { return base.Add(d).Format(time.RFC3339) }
+	comp, err := runChild(exe, append([]string{"compile", "--state", state, "--now", at(-4 * time.Hour)}, registers...)...)
+	if err != nil {
+		return nil, err
+	}
+	su.Compile = stepFigures{comp.wall, comp.rss}
+	b.logf("compiled in %.1f s (peak RSS %d MB)", comp.wall, comp.rss)
+	full, err := runChild(exe, "publish", "--json", "--state", state, "--out", out, "--now", at(-3*time.Hour))
+	if err != nil {
+		return nil, err
+	}
+	su.Full = stepFigures{full.wall, full.rss}
+	if err := json.Unmarshal(full.out, &su.RepA); err != nil {
+		return nil, err
+	}
+	if su.PubA, err = pipeline.CurrentPublication(out); err != nil {
+		return nil, err
+	}
+	b.logf("publication A %s: %d entries, %d documents, %.1f GB in %.1f s (peak RSS %d MB)",
+		su.RepA.ID, su.RepA.Entries, su.RepA.Documents, float64(su.RepA.Bytes)/1e9, full.wall, full.rss)
+	events := filepath.Join(work, "events.jsonl")
+	if err := pipeline.ReportEvents(state, events, changed, base.Add(-2*time.Hour)); err != nil {
+		return nil, err
+	}
+	if _, err := runChild(exe, "compile", "--state", state, "--verification", events, "--now", at(-90*time.Minute)); err != nil {
+		return nil, err
+	}
+	delta, err := runChild(exe, "publish", "--json", "--state", state, "--out", out, "--delta", "--now", at(-time.Hour))
+	if err != nil {
+		return nil, err
+	}
+	su.Delta = stepFigures{delta.wall, delta.rss}
+	if err := json.Unmarshal(delta.out, &su.RepB); err != nil {
+		return nil, err
+	}
+	if su.PubB, err = pipeline.CurrentPublication(out); err != nil {
+		return nil, err
+	}
+	if su.PubB == su.PubA {
+		return nil, errors.New("the delta publication did not make a new publication")
+	}
+	b.logf("publication B %s: %d rendered, %d documents written in %.1f s (peak RSS %d MB)",
+		su.RepB.ID, su.RepB.Rendered, su.RepB.Documents, delta.wall, delta.rss)
+	if su.Tree, err = writeStaticTree(su.PubA, filepath.Join(work, "static"), nslugs, seed); err != nil {
+		return nil, err
+	}
+	b.logf("static tree: %d documents, %.1f MB; the snapshot index of A holds %d documents, %.0f MB of Go heap in this process (opened in %.1f s)",
+		len(su.Tree.Paths), float64(su.Tree.Bytes)/1e6, su.Tree.Docs, float64(su.Tree.Heap)/1e6, su.Tree.Open.Seconds())
+	su.Made = time.Now().UTC()
+	j, _ := json.Marshal(su)
+	return su, os.WriteFile(filepath.Join(work, serveSetupFile), j, 0o644)
 }
 
 // pointCurrent points {out}/current at a publication directory, with one
@@ -323,13 +405,13 @@ func pointCurrent(out, pub string) error {
 // staticTree is what the load reads: the chosen paths (in the order the
 // load walks them) and the bytes of each.
 type staticTree struct {
-	root     string
-	paths    []string
-	bytes    int64
-	docs     int           // documents in the publication
-	heap     uint64        // Go heap of the opened snapshot
-	open     time.Duration // time to open the snapshot
-	standIns int           // chosen documents past their nextChangeAt
+	Root     string
+	Paths    []string
+	Bytes    int64
+	Docs     int           // documents in the publication
+	Heap     uint64        // Go heap of the opened snapshot
+	Open     time.Duration // time to open the snapshot
+	StandIns int           // chosen documents past their nextChangeAt
 }
 
 // writeStaticTree chooses n slugs of the publication's entries (a
@@ -359,11 +441,11 @@ func writeStaticTree(pub, root string, n int, seed int64) (*staticTree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &staticTree{root: root, open: time.Since(start), docs: sn.Len()}
+	t := &staticTree{Root: root, Open: time.Since(start), Docs: sn.Len()}
 	runtime.GC()
 	runtime.ReadMemStats(&m1)
 	if m1.HeapAlloc > m0.HeapAlloc {
-		t.heap = m1.HeapAlloc - m0.HeapAlloc
+		t.Heap = m1.HeapAlloc - m0.HeapAlloc
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err
@@ -386,10 +468,10 @@ func writeStaticTree(pub, root string, n int, seed int64) (*staticTree, error) {
 			return nil, err
 		}
 		if !d.NextChangeAt.IsZero() && !now.Before(d.NextChangeAt) {
-			t.standIns++
+			t.StandIns++
 		}
-		t.paths = append(t.paths, p)
-		t.bytes += int64(len(body))
+		t.Paths = append(t.Paths, p)
+		t.Bytes += int64(len(body))
 	}
 	sn = nil
 	debug.FreeOSMemory()
@@ -473,8 +555,20 @@ type wrkResult struct {
 	connect, read, write, status, timeout int64
 	p50, p90, p99, p999, max              float64
 	rssMB, rssNow                         int64
-	cpu                                   float64 // the target's CPU seconds during the run
+	cpu                                   float64       // the target's CPU seconds during the run
+	limit                                 time.Duration // wrk's timeout
+	machine, wrkCPU                       float64       // CPU seconds of the whole machine and of wrk during the run
 	raw                                   string
+}
+
+// cores is how many cores the target, wrk and everything else used on
+// average during the run.
+func (r *wrkResult) cores() string {
+	if r.seconds == 0 {
+		return "–"
+	}
+	other := max(0, r.machine-r.cpu-r.wrkCPU)
+	return fmt.Sprintf("%.2f / %.2f / %.2f", r.cpu/r.seconds, r.wrkCPU/r.seconds, other/r.seconds)
 }
 
 func (r *wrkResult) cpuPerRequest() string {
@@ -492,7 +586,7 @@ func (r *wrkResult) errorsText() string {
 	if r.errors() == 0 {
 		return "0"
 	}
-	return fmt.Sprintf("%d (non-2xx %d; connect %d, read %d, write %d, timeout %d)", r.errors(), r.status, r.connect, r.read, r.write, r.timeout)
+	return fmt.Sprintf("%d (non-2xx %d; connect %d, read %d, write %d; timeout %d: slower than %s)", r.errors(), r.status, r.connect, r.read, r.write, r.timeout, r.limit)
 }
 
 // runWrk runs wrk against url for d; during, when set, runs alongside
@@ -500,12 +594,13 @@ func (r *wrkResult) errorsText() string {
 // stops on SIGINT and reports what it measured).
 func (b *serveBench) runWrk(url string, d time.Duration, during func(started time.Time, stop func()) error) (*wrkResult, error) {
 	cmd := exec.Command(b.wrk, "-t", fmt.Sprint(b.threads), "-c", fmt.Sprint(b.connections), "-d", fmt.Sprintf("%ds", int(d.Seconds())),
-		"--latency", "-s", b.lua, url)
+		"--timeout", fmt.Sprintf("%ds", max(1, int(b.timeout.Seconds()))), "--latency", "-s", b.lua, url)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
+	busy0 := machineBusy()
 	started := time.Now()
 	var once sync.Once
 	done := make(chan struct{})
@@ -525,6 +620,7 @@ func (b *serveBench) runWrk(url string, d time.Duration, during func(started tim
 		errc <- nil
 	}
 	werr := cmd.Wait()
+	busy := machineBusy() - busy0
 	close(done)
 	derr := <-errc
 	if werr != nil {
@@ -533,7 +629,8 @@ func (b *serveBench) runWrk(url string, d time.Duration, during func(started tim
 	if derr != nil {
 		return nil, derr
 	}
-	r := &wrkResult{raw: out.String()}
+	r := &wrkResult{raw: out.String(), limit: b.timeout, machine: busy,
+		wrkCPU: (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()}
 	var line string
 	for _, l := range strings.Split(r.raw, "\n") {
 		if strings.HasPrefix(l, "BENCH-RESULT ") {
@@ -583,8 +680,21 @@ func (b *serveBench) startNginx(root string) (*nginxProc, error) {
 	if os.Geteuid() == 0 {
 		user = "user root;\n" // the workers read the work directory, which may be private
 	}
+	// open_file_cache keeps each cached file open in every worker: the
+	// workers need a descriptor limit above the cache. Past the hard limit
+	// (root without CAP_SYS_RESOURCE cannot raise it either) the cache is
+	// what fits under it.
+	cache := int64(200_000)
+	nofile := cache + int64(4*b.connections) + 1024
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err == nil && int64(lim.Max) < nofile {
+		nofile = int64(lim.Max)
+		cache = max(1000, nofile-int64(4*b.connections)-1024)
+	}
+	b.nginxCache = cache
 	conf := fmt.Sprintf(`# daawid bench serve: the static tree of the chosen markdown documents
-%sworker_processes auto;
+%[1]sworker_processes auto;
+worker_rlimit_nofile %[5]d;
 daemon off;
 pid %[2]s/nginx.pid;
 error_log %[2]s/error.log warn;
@@ -600,7 +710,7 @@ http {
     sendfile on;
     tcp_nopush on;
     tcp_nodelay on;
-    open_file_cache max=200000 inactive=60s;
+    open_file_cache max=%[6]d inactive=60s;
     open_file_cache_valid 60s;
     keepalive_requests 100000;
     keepalive_timeout 65;
@@ -610,7 +720,7 @@ http {
         location / { }
     }
 }
-`, user, prefix, port, root)
+`, user, prefix, port, root, nofile, cache)
 	confFile := filepath.Join(prefix, "nginx.conf")
 	if err := os.WriteFile(confFile, []byte(conf), 0o644); err != nil {
 		return nil, err
@@ -768,23 +878,35 @@ func (s *serverProc) stop() {
 	}
 }
 
-// swapWatch records when the server began serving the new publication,
-// from the start of the load.
+// swapWatch records, from the start of the load, when the server began
+// serving the new publication, and the slowest of its /readyz answers
+// (asked every 100 ms from the swap until swapTail after it is served):
+// a stall of the whole server shows there.
 type swapWatch struct {
-	srv               *serverProc
-	want              string
-	pointed, servedAt time.Duration
+	srv                *serverProc
+	want               string
+	pointed, servedAt  time.Duration
+	slowest, slowestAt time.Duration
 }
 
-func (w *swapWatch) watch(started time.Time, until time.Duration) bool {
-	for time.Since(started) < until {
-		if id, err := w.srv.publication(); err == nil && id == w.want {
-			w.servedAt = time.Since(started)
-			return true
+// watch probes until swapTail after the new publication is served, or
+// until (from started) without it.
+func (w *swapWatch) watch(started time.Time, until time.Duration) {
+	for {
+		t0 := time.Now()
+		id, err := w.srv.publication()
+		if d := time.Since(t0); d > w.slowest {
+			w.slowest, w.slowestAt = d, t0.Sub(started)
+		}
+		now := time.Since(started)
+		if err == nil && id == w.want && w.servedAt == 0 {
+			w.servedAt = now
+		}
+		if (w.servedAt > 0 && now >= w.servedAt+swapTail) || (w.servedAt == 0 && now >= until) {
+			return
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	return false
 }
 
 // sameBytes fetches up to n of the tree's paths from url and counts those
@@ -792,7 +914,7 @@ func (w *swapWatch) watch(started time.Time, until time.Duration) bool {
 func sameBytes(url string, t *staticTree, n int) (int, error) {
 	c := &http.Client{Timeout: 10 * time.Second}
 	same := 0
-	for _, p := range t.paths[:min(n, len(t.paths))] {
+	for _, p := range t.Paths[:min(n, len(t.Paths))] {
 		resp, err := c.Get(url + p)
 		if err != nil {
 			return 0, err
@@ -802,7 +924,7 @@ func sameBytes(url string, t *staticTree, n int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		want, err := os.ReadFile(filepath.Join(t.root, filepath.FromSlash(strings.TrimPrefix(p, "/"))))
+		want, err := os.ReadFile(filepath.Join(t.Root, filepath.FromSlash(strings.TrimPrefix(p, "/"))))
 		if err != nil {
 			return 0, err
 		}
@@ -865,6 +987,26 @@ func procCPU(pid int) float64 {
 	u, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	return float64(u+st) / 100
+}
+
+// machineBusy is the CPU seconds all processors spent busy since boot,
+// from /proc/stat (user, nice, system, irq, softirq, steal).
+func machineBusy() float64 {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0
+	}
+	var t int64
+	for _, i := range []int{1, 2, 3, 6, 7, 8} {
+		v, _ := strconv.ParseInt(f[i], 10, 64)
+		t += v
+	}
+	return float64(t) / 100
 }
 
 // childPIDs lists the processes whose parent is pid.
