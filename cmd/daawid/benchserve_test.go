@@ -2,6 +2,8 @@ package main
 
 import (
 	"os/exec"
+
+	"github.com/daawid/registry/fixtures/citools"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,11 +16,7 @@ func TestBenchServe_Smoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary, runs nginx and wrk")
 	}
-	for _, bin := range []string{"wrk", "nginx"} {
-		if _, err := exec.LookPath(bin); err != nil {
-			t.Skipf("%s not installed (apt-get install wrk nginx)", bin)
-		}
-	}
+	citools.Find(t, "wrk", "nginx") // skips loudly, or fails under CI=true (.ci/run installs them)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "daawid")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
