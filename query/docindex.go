@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,13 +22,18 @@ import (
 // the index. The index chain is read in batches (snapshotio.ScanDocIndex),
 // never whole.
 type docIndex struct {
-	// docs hold no pointers (the garbage collector never scans five
-	// million of them); a document names its entry by its place in ents.
-	docs    []docRec
-	ents    []*entryInfo
-	entries map[string]*entryInfo
-	bySlug  map[string]*entryInfo
-	site    map[string]schemas.DocRow // registry-level files, by path
+	// docs and ents hold no pointers (the garbage collector never scans
+	// the millions of them): strings are in arena, found by offset.
+	docs  []docRec
+	ents  []entryRec
+	arena []byte
+	byID  hashTable // entry ID → its place in ents
+	slugs hashTable // slug → its place in ents (live entries only)
+	// langSets are the entries' language lists (default first), keys the
+	// render keys of their ETags: few distinct ones, shared.
+	langSets [][]string
+	keys     []string
+	site     map[string]schemas.DocRow // registry-level files, by path
 	// extra are documents at a path the rules of appendDocPath do not
 	// make (none in a publication of this engine; kept so nothing would be
 	// served wrongly if one did).
@@ -36,7 +42,7 @@ type docIndex struct {
 	packs []string
 	kinds []string
 	langs []string
-	codes map[string]int // kind, language or pack → its code, by table
+	codes map[string]int // kind, language, pack, language list or key → its code, by table
 }
 
 // docRec is one document, compact: its path is not kept but made from
@@ -50,31 +56,61 @@ type docRec struct {
 	variant        uint8 // the legal and privacy notices' German or English address
 }
 
-// entryInfo is what the server knows of an entry without reading a
-// document.
-type entryInfo struct {
-	ID, Slug, DefaultLang string
-	Langs                 []string // default first
-	revision              int32
-	lastModified, next    int64 // Unix milliseconds; 0: none
-	key                   string
-	first, n              int32 // its documents: docs[first : first+n]
-	at                    int32 // its place in docIndex.ents
-	chain                 int   // the index of the chain that last named it
-	removed               bool
+// entryRec is an entry as the index keeps it, without a pointer.
+type entryRec struct {
+	id, slug           uint32 // offsets into arena
+	idLen, slugLen     uint8
+	removed            bool
+	langs, key         uint16 // codes in langSets and keys
+	revision           int32
+	lastModified, next int64 // Unix milliseconds; 0: none
+	first, n           int32 // its documents: docs[first : first+n]
+	chain              int32 // the index of the chain that last named it
 }
 
-// NextChangeAt is when time alone changes the entry's documents (D4).
-func (e *entryInfo) NextChangeAt() time.Time { return fromMillis(e.next) }
+// entryInfo is what the server knows of an entry without reading a
+// document, made from its record for a request.
+type entryInfo struct {
+	at                    int32
+	ID, Slug, DefaultLang string
+	Langs                 []string // default first
+	NextChangeAt          time.Time
+}
 
-// HasLang reports whether the entry is published in lang.
-func (e *entryInfo) HasLang(lang string) bool {
-	for _, l := range e.Langs {
-		if l == lang {
-			return true
-		}
+func (ix *docIndex) str(off uint32, n uint8) string { return string(ix.arena[off : off+uint32(n)]) }
+
+func (ix *docIndex) idOf(at int32) []byte {
+	e := &ix.ents[at]
+	return ix.arena[e.id : e.id+uint32(e.idLen)]
+}
+
+func (ix *docIndex) slugOf(at int32) []byte {
+	e := &ix.ents[at]
+	return ix.arena[e.slug : e.slug+uint32(e.slugLen)]
+}
+
+func (ix *docIndex) info(at int32) entryInfo {
+	e := &ix.ents[at]
+	langs := ix.langSets[e.langs]
+	def := ""
+	if len(langs) > 0 {
+		def = langs[0]
 	}
-	return false
+	return entryInfo{at: at, ID: ix.str(e.id, e.idLen), Slug: ix.str(e.slug, e.slugLen), DefaultLang: def, Langs: langs, NextChangeAt: fromMillis(e.next)}
+}
+
+// byEntryID finds an entry by ID (not a removed one); bySlug finds a live
+// entry by its slug.
+func (ix *docIndex) byEntryID(id string) (int32, bool) {
+	at, ok := ix.byID.find(id)
+	if !ok || ix.ents[at].removed {
+		return 0, false
+	}
+	return at, true
+}
+
+func (ix *docIndex) bySlug(slug string) (int32, bool) {
+	return ix.slugs.find(slug)
 }
 
 func millis(t time.Time) int64 {
@@ -128,14 +164,16 @@ func renderKeyOf(etag string) string {
 // every document of an entry it names; the last index's registry-level
 // files are the ones served, schemas.ResolveDocs).
 func readDocIndex(dir string, m *schemas.Manifest) (*docIndex, error) {
-	ix := &docIndex{entries: map[string]*entryInfo{}, site: map[string]schemas.DocRow{}, full: map[int32]schemas.DocRow{},
+	ix := &docIndex{site: map[string]schemas.DocRow{}, full: map[int32]schemas.DocRow{},
 		extra: map[string]int32{}, codes: map[string]int{}}
-	langSets := map[string][]string{} // shared language lists
+	ix.byID = newHashTable(1<<10, ix.idOf)
+	ix.langSets = append(ix.langSets, nil) // code 0: no languages yet
+	ix.codes["s"] = 0
 	for ci, idx := range m.Index {
 		ix.site = map[string]schemas.DocRow{}
 		err := snapshotio.ScanDocIndex(filepath.Join(dir, filepath.FromSlash(idx)), func(rows []schemas.DocRow) error {
 			for i := range rows {
-				if err := ix.add(&rows[i], ci+1, langSets); err != nil {
+				if err := ix.add(&rows[i], int32(ci+1)); err != nil {
 					return fmt.Errorf("%s: %w", idx, err)
 				}
 			}
@@ -145,38 +183,67 @@ func readDocIndex(dir string, m *schemas.Manifest) (*docIndex, error) {
 			return nil, err
 		}
 	}
-	ix.bySlug = make(map[string]*entryInfo, len(ix.entries))
-	for id, e := range ix.entries {
-		if e.removed {
-			delete(ix.entries, id)
-			continue
+	live := 0
+	for i := range ix.ents {
+		if !ix.ents[i].removed {
+			live++
 		}
-		ix.bySlug[e.Slug] = e
+	}
+	ix.slugs = newHashTable(live, ix.slugOf)
+	for i := range ix.ents {
+		if !ix.ents[i].removed {
+			ix.slugs.insert(int32(i))
+		}
 	}
 	for p, i := range ix.extra {
-		if e := ix.ents[ix.docs[i].entry]; e.removed || i < e.first || i >= e.first+e.n {
+		if e := &ix.ents[ix.docs[i].entry]; e.removed || i < e.first || i >= e.first+e.n {
 			delete(ix.extra, p) // replaced by a later index
 		}
 	}
 	return ix, nil
 }
 
-func (ix *docIndex) add(r *schemas.DocRow, chain int, langSets map[string][]string) error {
+// intern appends a string to the arena.
+func (ix *docIndex) intern(s string) (uint32, uint8, error) {
+	if len(s) > 255 {
+		return 0, 0, fmt.Errorf("%q is longer than 255 bytes", s)
+	}
+	off := uint32(len(ix.arena))
+	ix.arena = append(ix.arena, s...)
+	return off, uint8(len(s)), nil
+}
+
+func (ix *docIndex) add(r *schemas.DocRow, chain int32) error {
 	if r.Kind == schemas.DocSite {
 		row := *r
 		row.Path, row.Pack, row.MediaType, row.ETag = strings.Clone(r.Path), strings.Clone(r.Pack), strings.Clone(r.MediaType), strings.Clone(r.ETag)
 		ix.site[row.Path] = row
 		return nil
 	}
-	e := ix.entries[r.EntryID]
-	if e == nil || e.chain != chain {
-		if e == nil {
-			e = &entryInfo{ID: strings.Clone(r.EntryID), at: int32(len(ix.ents))}
-			ix.entries[e.ID] = e
-			ix.ents = append(ix.ents, e)
+	at, known := ix.byID.find(r.EntryID)
+	if !known {
+		off, n, err := ix.intern(r.EntryID)
+		if err != nil {
+			return err
 		}
-		*e = entryInfo{ID: e.ID, at: e.at, Slug: strings.Clone(r.Slug), revision: r.Revision, lastModified: millis(r.LastModified),
-			next: millis(r.NextChangeAt), key: renderKeyOf(r.ETag), first: int32(len(ix.docs)), chain: chain}
+		at = int32(len(ix.ents))
+		ix.ents = append(ix.ents, entryRec{id: off, idLen: n, chain: -1})
+		ix.byID.insert(at)
+	}
+	e := &ix.ents[at]
+	if e.chain != chain {
+		key, err := ix.code(&ix.keys, "r", renderKeyOf(r.ETag), 65535)
+		if err != nil {
+			return err
+		}
+		slug, slugLen := e.slug, e.slugLen
+		if string(ix.arena[slug:slug+uint32(slugLen)]) != r.Slug || slugLen == 0 {
+			if slug, slugLen, err = ix.intern(r.Slug); err != nil {
+				return err
+			}
+		}
+		*e = entryRec{id: e.id, idLen: e.idLen, slug: slug, slugLen: slugLen, revision: r.Revision, lastModified: millis(r.LastModified),
+			next: millis(r.NextChangeAt), key: uint16(key), first: int32(len(ix.docs)), chain: chain}
 		if r.Kind == schemas.DocRemoved {
 			e.removed = true
 			return nil
@@ -201,25 +268,27 @@ func (ix *docIndex) add(r *schemas.DocRow, chain int, langSets map[string][]stri
 		return err
 	}
 	i := int32(len(ix.docs))
-	ix.docs = append(ix.docs, docRec{offset: r.Offset, length: r.Length, entry: e.at,
+	ix.docs = append(ix.docs, docRec{offset: r.Offset, length: r.Length, entry: at,
 		pack: uint16(pack), kind: uint8(kind), lang: uint8(lang), variant: pathVariant(r.Kind, r.Path)})
 	e.n++
 	if r.Kind == schemas.DocMarkdown {
-		if e.DefaultLang == "" {
-			e.DefaultLang = ix.langs[lang] // the default language's markdown comes first (D59)
+		// The default language's markdown comes first (D59).
+		set := append(append([]string(nil), ix.langSets[e.langs]...), ix.langs[lang])
+		key := "s" + strings.Join(set, ",")
+		c, ok := ix.codes[key]
+		if !ok {
+			if len(ix.langSets) >= 65535 {
+				return fmt.Errorf("more than 65535 distinct language lists")
+			}
+			ix.langSets = append(ix.langSets, set)
+			c = len(ix.langSets) - 1
+			ix.codes[key] = c
 		}
-		set := append(append([]string(nil), e.Langs...), ix.langs[lang])
-		key := strings.Join(set, ",")
-		if shared, ok := langSets[key]; ok {
-			e.Langs = shared
-		} else {
-			langSets[key] = set
-			e.Langs = set
-		}
+		e.langs = uint16(c)
 	}
 	if want := ix.row(i); !sameRow(&want, r) {
 		row := *r
-		row.EntryID, row.Slug, row.Path, row.ETag, row.MediaType = e.ID, e.Slug, strings.Clone(r.Path), strings.Clone(r.ETag), strings.Clone(r.MediaType)
+		row.EntryID, row.Slug, row.Path, row.ETag, row.MediaType = strings.Clone(r.EntryID), strings.Clone(r.Slug), strings.Clone(r.Path), strings.Clone(r.ETag), strings.Clone(r.MediaType)
 		ix.full[i] = row
 		if want.Path != r.Path && r.Path != "" {
 			ix.extra[row.Path] = i
@@ -234,12 +303,21 @@ func (ix *docIndex) row(i int32) schemas.DocRow {
 		return r
 	}
 	d := &ix.docs[i]
-	e := ix.ents[d.entry]
+	e := &ix.ents[d.entry]
+	id, slug := ix.str(e.id, e.idLen), ix.str(e.slug, e.slugLen)
 	kind, lang := ix.kinds[d.kind], ix.langs[d.lang]
 	var buf [128]byte
-	return schemas.DocRow{EntryID: e.ID, Slug: e.Slug, Kind: kind, Lang: lang, Path: string(appendDocPath(buf[:0], e, kind, lang, d.variant)), Pack: ix.packs[d.pack],
-		Offset: d.offset, Length: d.length, MediaType: mediaTypes[kind], ETag: schemas.DocETag(e.ID, int(e.revision), kind, lang, e.key),
-		LastModified: fromMillis(e.lastModified), Revision: e.revision, NextChangeAt: fromMillis(e.next)}
+	return schemas.DocRow{EntryID: id, Slug: slug, Kind: kind, Lang: lang, Path: string(appendDocPath(buf[:0], id, slug, ix.defaultLang(e), kind, lang, d.variant)),
+		Pack: ix.packs[d.pack], Offset: d.offset, Length: d.length, MediaType: mediaTypes[kind],
+		ETag: schemas.DocETag(id, int(e.revision), kind, lang, ix.keys[e.key]), LastModified: fromMillis(e.lastModified),
+		Revision: e.revision, NextChangeAt: fromMillis(e.next)}
+}
+
+func (ix *docIndex) defaultLang(e *entryRec) string {
+	if l := ix.langSets[e.langs]; len(l) > 0 {
+		return l[0]
+	}
+	return ""
 }
 
 // Path variants of the legal and privacy notices (render.LegalURL,
@@ -263,9 +341,9 @@ func pathVariant(kind, path string) uint8 {
 // appendDocPath makes the path a document is served at, by the rules of
 // render.Documents (D59): the default language without a language
 // segment.
-func appendDocPath(b []byte, e *entryInfo, kind, lang string, variant uint8) []byte {
-	def := lang == e.DefaultLang
-	b = append(append(b, '/'), e.Slug...)
+func appendDocPath(b []byte, id, slug, defaultLang, kind, lang string, variant uint8) []byte {
+	def := lang == defaultLang
+	b = append(append(b, '/'), slug...)
 	switch kind {
 	case schemas.DocMarkdown:
 		if !def {
@@ -292,7 +370,7 @@ func appendDocPath(b []byte, e *entryInfo, kind, lang string, variant uint8) []b
 		}
 		return b
 	case schemas.DocView:
-		return append(append(b[:0], "/v1/entries/"...), e.ID...)
+		return append(append(b[:0], "/v1/entries/"...), id...)
 	}
 	return b[:0] // not served by path (the revision kept for the time guard)
 }
@@ -315,10 +393,12 @@ func (ix *docIndex) docAt(path string) (int32, bool) {
 	} else if j := strings.IndexByte(slug, '.'); j >= 0 {
 		slug = slug[:j]
 	}
-	e, ok := ix.bySlug[slug]
+	at, ok := ix.bySlug(slug)
 	if !ok {
 		return 0, false
 	}
+	e := &ix.ents[at]
+	def := ix.defaultLang(e)
 	var buf [128]byte
 	for i := e.first; i < e.first+e.n; i++ {
 		d := &ix.docs[i]
@@ -326,8 +406,8 @@ func (ix *docIndex) docAt(path string) (int32, bool) {
 		if kind == schemas.DocView || kind == schemas.DocEntry {
 			continue
 		}
-		if string(appendDocPath(buf[:0], e, kind, ix.langs[d.lang], d.variant)) == path {
-			if _, replaced := ix.full[i]; replaced && ix.full[i].Path != path {
+		if string(appendDocPath(buf[:0], "", slug, def, kind, ix.langs[d.lang], d.variant)) == path {
+			if r, replaced := ix.full[i]; replaced && r.Path != path {
 				continue
 			}
 			return i, true
@@ -337,7 +417,7 @@ func (ix *docIndex) docAt(path string) (int32, bool) {
 }
 
 // entryDoc finds an entry's document of a kind in a language.
-func (ix *docIndex) entryDoc(e *entryInfo, kind, lang string) (int32, bool) {
+func (ix *docIndex) entryDoc(at int32, kind, lang string) (int32, bool) {
 	k, ok := ix.codes["k"+kind]
 	if !ok {
 		return 0, false
@@ -346,6 +426,7 @@ func (ix *docIndex) entryDoc(e *entryInfo, kind, lang string) (int32, bool) {
 	if !ok {
 		return 0, false
 	}
+	e := &ix.ents[at]
 	for i := e.first; i < e.first+e.n; i++ {
 		if d := &ix.docs[i]; int(d.kind) == k && int(d.lang) == l {
 			return i, true
@@ -357,8 +438,10 @@ func (ix *docIndex) entryDoc(e *entryInfo, kind, lang string) (int32, bool) {
 // live is how many documents the index serves.
 func (ix *docIndex) live() int {
 	n := len(ix.site)
-	for _, e := range ix.entries {
-		n += int(e.n)
+	for i := range ix.ents {
+		if !ix.ents[i].removed {
+			n += int(ix.ents[i].n)
+		}
 	}
 	return n
 }
@@ -368,4 +451,64 @@ func sameRow(a, b *schemas.DocRow) bool {
 	return a.EntryID == b.EntryID && a.Slug == b.Slug && a.Kind == b.Kind && a.Lang == b.Lang && a.Path == b.Path &&
 		a.Pack == b.Pack && a.Offset == b.Offset && a.Length == b.Length && a.MediaType == b.MediaType && a.ETag == b.ETag &&
 		a.LastModified.Equal(b.LastModified) && a.Revision == b.Revision && a.NextChangeAt.Equal(b.NextChangeAt)
+}
+
+// hashTable maps strings kept in the arena to places in ents, by open
+// addressing with linear probing: a slice of int32, nothing to scan.
+type hashTable struct {
+	seed  maphash.Seed
+	slots []int32 // place + 1; 0 is empty
+	n     int
+	keyOf func(at int32) []byte
+}
+
+func newHashTable(n int, keyOf func(int32) []byte) hashTable {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	return hashTable{seed: maphash.MakeSeed(), slots: make([]int32, size), keyOf: keyOf}
+}
+
+// find looks a key up.
+func (h *hashTable) find(key string) (int32, bool) {
+	if len(h.slots) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(h.slots) - 1)
+	for i := maphash.String(h.seed, key) & mask; ; i = (i + 1) & mask {
+		v := h.slots[i]
+		if v == 0 {
+			return 0, false
+		}
+		if string(h.keyOf(v-1)) == key {
+			return v - 1, true
+		}
+	}
+}
+
+// insert adds the key of a place (not there yet), growing the table to
+// keep it at most half full.
+func (h *hashTable) insert(at int32) {
+	if 2*(h.n+1) > len(h.slots) {
+		old := h.slots
+		h.slots = make([]int32, max(16, 2*len(old)))
+		for _, v := range old {
+			if v != 0 {
+				h.put(v - 1)
+			}
+		}
+	}
+	h.put(at)
+	h.n++
+}
+
+func (h *hashTable) put(at int32) {
+	mask := uint64(len(h.slots) - 1)
+	for i := maphash.Bytes(h.seed, h.keyOf(at)) & mask; ; i = (i + 1) & mask {
+		if h.slots[i] == 0 {
+			h.slots[i] = at + 1
+			return
+		}
+	}
 }

@@ -160,7 +160,7 @@ type Resolved struct {
 	ID, Slug string
 	// Renamed: the entry was asked for by a slug it had before.
 	Renamed bool
-	info    *entryInfo
+	info    entryInfo
 }
 
 // Languages are the entry's languages, its default first.
@@ -192,8 +192,9 @@ func (e *Resolved) Lang(asked string) string {
 
 // ByID finds an entry by its ID: not_found, or gone when it was removed.
 func (r *Read) ByID(id string) (*Resolved, error) {
-	if info, ok := r.sn.ix.entries[id]; ok {
-		return &Resolved{ID: id, Slug: info.Slug, info: info}, nil
+	if at, ok := r.sn.ix.byEntryID(id); ok {
+		info := r.sn.ix.info(at)
+		return &Resolved{ID: info.ID, Slug: info.Slug, info: info}, nil
 	}
 	if _, ok := r.sn.reg.removed[id]; ok {
 		return nil, r.goneError(id)
@@ -203,12 +204,14 @@ func (r *Read) ByID(id string) (*Resolved, error) {
 
 // BySlug finds an entry by its slug or a slug it had before (Renamed).
 func (r *Read) BySlug(slug string) (*Resolved, error) {
-	if info, ok := r.sn.ix.bySlug[slug]; ok {
+	if at, ok := r.sn.ix.bySlug(slug); ok {
+		info := r.sn.ix.info(at)
 		return &Resolved{ID: info.ID, Slug: info.Slug, info: info}, nil
 	}
 	if id, ok := r.sn.reg.oldSlugs[slug]; ok {
-		if info, ok := r.sn.ix.entries[id]; ok {
-			return &Resolved{ID: id, Slug: info.Slug, Renamed: true, info: info}, nil
+		if at, ok := r.sn.ix.byEntryID(id); ok {
+			info := r.sn.ix.info(at)
+			return &Resolved{ID: info.ID, Slug: info.Slug, Renamed: true, info: info}, nil
 		}
 		if _, ok := r.sn.reg.removed[id]; ok {
 			return nil, r.goneError(id)

@@ -79,11 +79,11 @@ func (s *Snapshot) Doc(path string) (schemas.DocRow, bool) {
 // EntryDoc finds an entry's document of a kind in a language ("" for the
 // JSON-LD, which holds every language).
 func (s *Snapshot) EntryDoc(entryID, kind, lang string) (schemas.DocRow, bool) {
-	e, ok := s.ix.entries[entryID]
+	at, ok := s.ix.byEntryID(entryID)
 	if !ok {
 		return schemas.DocRow{}, false
 	}
-	i, ok := s.ix.entryDoc(e, kind, lang)
+	i, ok := s.ix.entryDoc(at, kind, lang)
 	if !ok {
 		return schemas.DocRow{}, false
 	}
