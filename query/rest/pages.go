@@ -37,11 +37,15 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 	}
 	// /{slug} and /{slug}/{lang} are negotiated (HTTP-01, HTTP-07).
 	negotiated := false
-	if d, ok := s.pageDoc(rd, path); ok && d.Kind == schemas.DocHTML {
-		negotiated = true
-		c.Header("Vary", "Accept") // HTTP-14: on /{slug} only
-		if prefersMarkdown(r.Header.Get("Accept")) {
-			path = markdownPath(d)
+	// Only a page's path (no extension) is negotiated: a document's path
+	// is looked up once.
+	if !strings.Contains(path, ".") {
+		if d, ok := s.pageDoc(rd, path); ok && d.Kind == schemas.DocHTML {
+			negotiated = true
+			c.Header("Vary", "Accept") // HTTP-14: on /{slug} only
+			if prefersMarkdown(r.Header.Get("Accept")) {
+				path = markdownPath(d)
+			}
 		}
 	}
 	doc, err := rd.Document(path)
