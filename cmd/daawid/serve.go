@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -180,6 +181,10 @@ func serve(ctx context.Context, cfg serveConfig) error {
 		}
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+		// Profiles for operators, on the private listener only.
+		mux.HandleFunc("/debug/pprof/", pprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 		ms = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go ms.Serve(mln)
 		log.Info("metrics", "addr", "http://"+mln.Addr().String()+"/metrics")
