@@ -49,10 +49,10 @@ type Gazetteer struct {
 	countries map[string]bool     // ISO codes of the loaded towns
 
 	// The towns' strings, each kept once.
-	ccs    strings16 // country codes
-	zones  strings16 // time zones
-	a1keys strings32 // admin1 keys: "DE.07"
-	codes  []byte    // admin2 and admin4 codes
+	ccs    interned[uint16] // country codes
+	zones  interned[uint16] // time zones
+	a1keys interned[uint32] // admin1 keys: "DE.07"
+	codes  []byte           // admin2 and admin4 codes
 
 	postal   map[string]postalEntry // country + compact code
 	outward  map[string]postalEntry // country + first part, gathered from whole codes
@@ -97,56 +97,31 @@ func (p *place) point() (lat, lng float64) {
 	return float64(p.lat) / coordScale, float64(p.lng) / coordScale
 }
 
-// strings16 and strings32 keep each string once and name it by a number;
-// 0 is "".
-type strings16 struct {
-	idx  map[string]uint16
+// interned keeps each string once and names it by a number; 0 is "". A
+// table of uint16 names refuses (names 0 for) more strings than it counts.
+type interned[T uint16 | uint32] struct {
+	idx  map[string]T
 	vals []string
 }
 
-func (s *strings16) id(v string) uint16 {
+func (s *interned[T]) id(v string) T {
 	if i, ok := s.idx[v]; ok {
 		return i
 	}
 	if s.idx == nil {
-		s.idx, s.vals = map[string]uint16{"": 0}, []string{""}
+		s.idx, s.vals = map[string]T{"": 0}, []string{""}
 	}
-	if len(s.vals) > 0xffff {
+	if uint64(len(s.vals)) > uint64(^T(0)) {
 		return 0
 	}
 	v = strings.Clone(v)
-	s.idx[v] = uint16(len(s.vals))
+	s.idx[v] = T(len(s.vals))
 	s.vals = append(s.vals, v)
-	return uint16(len(s.vals) - 1)
+	return T(len(s.vals) - 1)
 }
 
-func (s *strings16) at(i uint16) string {
-	if int(i) >= len(s.vals) {
-		return ""
-	}
-	return s.vals[i]
-}
-
-type strings32 struct {
-	idx  map[string]uint32
-	vals []string
-}
-
-func (s *strings32) id(v string) uint32 {
-	if i, ok := s.idx[v]; ok {
-		return i
-	}
-	if s.idx == nil {
-		s.idx, s.vals = map[string]uint32{"": 0}, []string{""}
-	}
-	v = strings.Clone(v)
-	s.idx[v] = uint32(len(s.vals))
-	s.vals = append(s.vals, v)
-	return uint32(len(s.vals) - 1)
-}
-
-func (s *strings32) at(i uint32) string {
-	if int(i) >= len(s.vals) {
+func (s *interned[T]) at(i T) string {
+	if uint64(i) >= uint64(len(s.vals)) {
 		return ""
 	}
 	return s.vals[i]
