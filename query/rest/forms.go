@@ -70,6 +70,9 @@ var (
 	claimPage = template.Must(template.Must(pageTemplates.Clone()).Parse(`{{define "body"}}<h1>Claim {{.Name}}</h1>
 <p>The entry <a href="{{.Page}}">{{.Name}}</a> ({{.ID}}) was compiled by Daawid from public sources. If it is your business, you can claim it: confirm an email address of the business, then verify its website by a DNS record or a file on the site. Until then the entry says it is not confirmed by the business.</p>
 <p>Claiming is done in the Daawid owner console, which this registry engine does not serve. Keep this entry ID at hand: <code>{{.ID}}</code>.</p>{{end}}`))
+	errorPage = template.Must(template.Must(pageTemplates.Clone()).Parse(`{{define "body"}}<h1>{{.Problem.Title}}</h1>
+<p>{{.Problem.Detail}}</p>
+<p><a href="{{.Base}}/">Daawid</a> · <a href="{{.Base}}/docs/api#{{.Problem.Code}}">{{.Problem.Code}}</a></p>{{end}}`))
 	homePage = template.Must(template.Must(pageTemplates.Clone()).Parse(`{{define "body"}}<h1>Daawid</h1>
 <p>An open registry of what businesses and people declare about themselves, made to be read by AI models, agents, search engines and developers.</p>
 <ul>

@@ -265,6 +265,11 @@ func TestRedirects_HTTP39_OldSlugs_Gone(t *testing.T) {
 	if resp, body := ts.get(t, "/no-such-entry.md"); resp.StatusCode != 404 || problemOf(t, resp, body).Code != "not_found" {
 		t.Errorf("unknown path: %d", resp.StatusCode)
 	}
+	// A person's browser gets a page with the same status (D67).
+	resp, body := ts.get(t, "/"+reg.removedSlug, "Accept: text/html,application/xhtml+xml,*/*;q=0.8")
+	if resp.StatusCode != http.StatusGone || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !bytes.Contains(body, []byte("<h1>Gone</h1>")) {
+		t.Errorf("a browser's 410: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
 }
 
 // TestTimeGuard_D66: Holzwerk Krause's capacity expired after the last

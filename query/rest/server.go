@@ -221,9 +221,22 @@ func (s *Server) fail(c *gin.Context, err error) {
 	if strings.HasPrefix(c.Request.URL.Path, "/v1/") {
 		c.Header("X-Robots-Tag", "noindex")
 		c.Header("Access-Control-Allow-Origin", "*")
+	} else if wantsHTML(c.GetHeader("Accept")) {
+		// A person's browser gets a page, not a JSON document; agents and
+		// scripts get the problem (D67).
+		if err := s.writePage(c, p.Status, errorPage, map[string]any{"Title": p.Title, "Base": s.site.BaseURL, "Problem": p}); err == nil {
+			c.Abort()
+			return
+		}
 	}
 	writeProblem(c.Writer, p)
 	c.Abort()
+}
+
+// wantsHTML reports whether an Accept header is a browser's: it names
+// text/html and does not prefer markdown.
+func wantsHTML(accept string) bool {
+	return strings.Contains(accept, "text/html") && !prefersMarkdown(accept)
 }
 
 // limit keeps the fair-use limit for a read (§7.8): over it, rate_limited
