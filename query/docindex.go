@@ -22,6 +22,7 @@ import (
 // the index. The index chain is read in batches (snapshotio.ScanDocIndex),
 // never whole.
 type docIndex struct {
+	files []string // the index files it was read from
 	// docs and ents hold no pointers (the garbage collector never scans
 	// the millions of them): strings are in arena, found by offset.
 	docs  []docRec
@@ -163,13 +164,14 @@ func renderKeyOf(etag string) string {
 // readDocIndex reads a publication's index chain (a later index replaces
 // every document of an entry it names; the last index's registry-level
 // files are the ones served, schemas.ResolveDocs).
-func readDocIndex(dir string, m *schemas.Manifest) (*docIndex, error) {
+func readDocIndex(dir string, files []string) (*docIndex, error) {
 	ix := &docIndex{site: map[string]schemas.DocRow{}, full: map[int32]schemas.DocRow{},
 		extra: map[string]int32{}, codes: map[string]int{}}
 	ix.byID = newHashTable(1<<10, ix.idOf)
+	ix.files = files
 	ix.langSets = append(ix.langSets, nil) // code 0: no languages yet
 	ix.codes["s"] = 0
-	for ci, idx := range m.Index {
+	for ci, idx := range files {
 		ix.site = map[string]schemas.DocRow{}
 		err := snapshotio.ScanDocIndex(filepath.Join(dir, filepath.FromSlash(idx)), func(rows []schemas.DocRow) error {
 			for i := range rows {
@@ -382,21 +384,9 @@ func boolIndex(v bool) int {
 	return 0
 }
 
-// docAt finds the document served at a path of an entry's.
-func (ix *docIndex) docAt(path string) (int32, bool) {
-	if i, ok := ix.extra[path]; ok {
-		return i, true
-	}
-	slug := path[1:]
-	if j := strings.IndexByte(slug, '/'); j >= 0 {
-		slug = slug[:j]
-	} else if j := strings.IndexByte(slug, '.'); j >= 0 {
-		slug = slug[:j]
-	}
-	at, ok := ix.bySlug(slug)
-	if !ok {
-		return 0, false
-	}
+// docAtEntry finds the document of an entry (of this layer) served at a
+// path.
+func (ix *docIndex) docAtEntry(at int32, slug, path string) (int32, bool) {
 	e := &ix.ents[at]
 	def := ix.defaultLang(e)
 	var buf [128]byte
@@ -433,17 +423,6 @@ func (ix *docIndex) entryDoc(at int32, kind, lang string) (int32, bool) {
 		}
 	}
 	return 0, false
-}
-
-// live is how many documents the index serves.
-func (ix *docIndex) live() int {
-	n := len(ix.site)
-	for i := range ix.ents {
-		if !ix.ents[i].removed {
-			n += int(ix.ents[i].n)
-		}
-	}
-	return n
 }
 
 // sameRow compares index rows, times by their instant.

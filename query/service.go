@@ -192,8 +192,8 @@ func (e *Resolved) Lang(asked string) string {
 
 // ByID finds an entry by its ID: not_found, or gone when it was removed.
 func (r *Read) ByID(id string) (*Resolved, error) {
-	if at, ok := r.sn.ix.byEntryID(id); ok {
-		info := r.sn.ix.info(at)
+	if e, ok := r.sn.ix.byID(id); ok {
+		info := e.ix.info(e.at)
 		return &Resolved{ID: info.ID, Slug: info.Slug, info: info}, nil
 	}
 	if _, ok := r.sn.reg.removed[id]; ok {
@@ -204,13 +204,13 @@ func (r *Read) ByID(id string) (*Resolved, error) {
 
 // BySlug finds an entry by its slug or a slug it had before (Renamed).
 func (r *Read) BySlug(slug string) (*Resolved, error) {
-	if at, ok := r.sn.ix.bySlug(slug); ok {
-		info := r.sn.ix.info(at)
+	if e, ok := r.sn.ix.bySlug(slug); ok {
+		info := e.ix.info(e.at)
 		return &Resolved{ID: info.ID, Slug: info.Slug, info: info}, nil
 	}
 	if id, ok := r.sn.reg.oldSlugs[slug]; ok {
-		if at, ok := r.sn.ix.byEntryID(id); ok {
-			info := r.sn.ix.info(at)
+		if e, ok := r.sn.ix.byID(id); ok {
+			info := e.ix.info(e.at)
 			return &Resolved{ID: info.ID, Slug: info.Slug, Renamed: true, info: info}, nil
 		}
 		if _, ok := r.sn.reg.removed[id]; ok {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,8 +22,8 @@ import (
 type Snapshot struct {
 	Dir      string
 	Manifest schemas.Manifest
-	ix       *docIndex
-	packs    []*os.File // by pack code
+	ix       layers
+	packs    map[string]*os.File // by name
 	reg      *registryTables
 	// standIns are entries re-rendered in memory because their
 	// nextChangeAt came before a publication re-issued them (D66).
@@ -37,25 +38,40 @@ type Snapshot struct {
 
 // OpenSnapshot opens a publication directory: it reads the manifest and
 // the document index chain (no document bytes) and opens the packs.
-func OpenSnapshot(dir string) (*Snapshot, error) {
+func OpenSnapshot(dir string) (*Snapshot, error) { return openSnapshot(dir, nil) }
+
+// openSnapshot opens a publication; when the one before it (prev) starts
+// its index chain with the same full index, that layer is shared, and
+// only the deltas after it are read (D71).
+func openSnapshot(dir string, prev *Snapshot) (*Snapshot, error) {
 	m, err := snapshotio.ReadManifest(dir)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	s := &Snapshot{Dir: dir, Manifest: *m}
-	if s.ix, err = readDocIndex(dir, m); err != nil {
+	if len(m.Index) == 0 {
+		return nil, fmt.Errorf("snapshot %s: the manifest lists no index", dir)
+	}
+	s := &Snapshot{Dir: dir, Manifest: *m, packs: map[string]*os.File{}}
+	if prev != nil && slices.Equal(prev.ix.base.files, m.Index[:1]) {
+		s.ix.base = prev.ix.base
+	} else if s.ix.base, err = readDocIndex(dir, m.Index[:1]); err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+	}
+	if len(m.Index) > 1 {
+		if s.ix.top, err = readDocIndex(dir, m.Index[1:]); err != nil {
+			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+		}
 	}
 	if s.reg, err = readRegistryTables(dir); err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 	}
-	for _, p := range s.ix.packs {
+	for _, p := range s.ix.packs() {
 		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(p)))
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 		}
-		s.packs = append(s.packs, f)
+		s.packs[p] = f
 	}
 	return s, nil
 }
@@ -63,43 +79,42 @@ func OpenSnapshot(dir string) (*Snapshot, error) {
 // Doc finds the document served at a path ("/holzwerk-krause.md",
 // "/holzwerk-krause/en", "/llms.txt").
 func (s *Snapshot) Doc(path string) (schemas.DocRow, bool) {
-	if d, ok := s.ix.site[path]; ok {
+	if d, ok := s.ix.site()[path]; ok {
 		return d, true
 	}
 	if len(path) < 2 || path[0] != '/' {
 		return schemas.DocRow{}, false
 	}
-	i, ok := s.ix.docAt(path)
+	ix, i, ok := s.ix.docAt(path)
 	if !ok {
 		return schemas.DocRow{}, false
 	}
-	return s.ix.row(i), true
+	return ix.row(i), true
 }
 
 // EntryDoc finds an entry's document of a kind in a language ("" for the
 // JSON-LD, which holds every language).
 func (s *Snapshot) EntryDoc(entryID, kind, lang string) (schemas.DocRow, bool) {
-	at, ok := s.ix.byEntryID(entryID)
+	e, ok := s.ix.byID(entryID)
 	if !ok {
 		return schemas.DocRow{}, false
 	}
-	i, ok := s.ix.entryDoc(at, kind, lang)
+	i, ok := e.ix.entryDoc(e.at, kind, lang)
 	if !ok {
 		return schemas.DocRow{}, false
 	}
-	return s.ix.row(i), true
+	return e.ix.row(i), true
 }
 
 // Content is a document's bytes, for http.ServeContent (ranges included).
 func (s *Snapshot) Content(d schemas.DocRow) (*io.SectionReader, error) {
-	c, ok := s.ix.codes["p"+d.Pack]
-	if !ok || c >= len(s.packs) {
-		if f := s.sitePack(d.Pack); f != nil {
-			return io.NewSectionReader(f, d.Offset, d.Length), nil
+	f, ok := s.packs[d.Pack]
+	if !ok {
+		if f = s.sitePack(d.Pack); f == nil {
+			return nil, fmt.Errorf("snapshot %s: no pack %s", s.Dir, d.Pack)
 		}
-		return nil, fmt.Errorf("snapshot %s: no pack %s", s.Dir, d.Pack)
 	}
-	return io.NewSectionReader(s.packs[c], d.Offset, d.Length), nil
+	return io.NewSectionReader(f, d.Offset, d.Length), nil
 }
 
 // sitePack opens a pack only registry-level files are in (the
@@ -208,7 +223,12 @@ func (s *Snapshots) Refresh() (bool, error) {
 	if old := s.cur.Load(); old != nil && old.Dir == dir {
 		return false, nil
 	}
-	sn, err := OpenSnapshot(dir)
+	prev := s.cur.Load()
+	if prev != nil {
+		prev.refs.Add(1) // held while its full layer is looked at
+		defer prev.Release()
+	}
+	sn, err := openSnapshot(dir, prev)
 	if err != nil {
 		return false, err
 	}
