@@ -100,16 +100,7 @@ func (ix *docIndex) info(at int32) entryInfo {
 	return entryInfo{at: at, ID: ix.str(e.id, e.idLen), Slug: ix.str(e.slug, e.slugLen), DefaultLang: def, Langs: langs, NextChangeAt: fromMillis(e.next)}
 }
 
-// byEntryID finds an entry by ID (not a removed one); bySlug finds a live
-// entry by its slug.
-func (ix *docIndex) byEntryID(id string) (int32, bool) {
-	at, ok := ix.byID.find(id)
-	if !ok || ix.ents[at].removed {
-		return 0, false
-	}
-	return at, true
-}
-
+// bySlug finds a live entry of this layer by its slug.
 func (ix *docIndex) bySlug(slug string) (int32, bool) {
 	return ix.slugs.find(slug)
 }

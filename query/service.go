@@ -32,9 +32,6 @@ func NewService(snaps *Snapshots, site render.Site) *Service {
 	return &Service{snaps: snaps, site: site}
 }
 
-// Ready reports whether a publication is open to read.
-func (s *Service) Ready() bool { return s.snaps.Ready() }
-
 // Site is the registry's base URLs and vocabulary.
 func (s *Service) Site() render.Site { return s.site }
 
@@ -251,9 +248,6 @@ func (r *Read) entryDocBytes(id, kind, lang string) (*Doc, []byte, error) {
 	}
 	return d, b, nil
 }
-
-// trimNL drops the one newline a JSON document ends with.
-func trimNL(b []byte) []byte { return bytes.TrimSuffix(b, []byte("\n")) }
 
 // bytesReader serves bytes held in memory as a document body.
 func bytesReader(b []byte) io.ReadSeeker { return bytes.NewReader(b) }

@@ -191,9 +191,6 @@ func OpenSnapshots(out string) (*Snapshots, error) {
 // Refresh (or Watch) finds it.
 func NewSnapshots(out string) *Snapshots { return &Snapshots{out: out} }
 
-// Ready reports whether a publication is open.
-func (s *Snapshots) Ready() bool { return s.cur.Load() != nil }
-
 // Acquire takes the current snapshot; call Release on it when done. It
 // returns nil before the first publication is open.
 func (s *Snapshots) Acquire() *Snapshot {

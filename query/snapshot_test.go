@@ -161,3 +161,37 @@ func TestSnapshots_SwapUnderLoadDropsNothing(t *testing.T) {
 		t.Fatal("the current snapshot stopped serving")
 	}
 }
+
+// TestEntryAnswer_Markdown_TOOL: get_entry's text is the bytes of
+// /{slug}.md in the answer's language, and get_entry_sections' that
+// document with only the sections asked for (§7.4).
+func TestEntryAnswer_Markdown_TOOL(t *testing.T) {
+	_, out, site := publishExamples(t)
+	snaps, err := query.OpenSnapshots(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snaps.Close()
+	svc := query.NewService(snaps, site)
+	rd, err := svc.Begin(time.Date(2026, 10, 2, 5, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.End()
+	a, err := rd.Entry(query.EntryInput{Slug: "schreinerei-beispiel"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := a.Markdown()
+	if err != nil || !bytes.Equal(md, fixtures.Spec("schreinerei-beispiel.de.md")) {
+		t.Fatalf("get_entry's text is not /schreinerei-beispiel.md (%v)", err)
+	}
+	a, err = rd.Entry(query.EntryInput{Slug: "schreinerei-beispiel", Sections: []string{"legal"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, _ := a.Markdown()
+	if want := render.SelectMarkdownSections(md, []schemas.SectionKey{"legal"}); !bytes.Equal(cut, want) || bytes.Contains(cut, []byte("## Facts")) || !bytes.Contains(cut, []byte("## Legal")) {
+		t.Errorf("sections text:\n%s", cut)
+	}
+}

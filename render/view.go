@@ -195,16 +195,6 @@ func (b *builder) offeringView(o schemas.Offering) schemas.OfferingView {
 	return ov
 }
 
-// OfferingViews are the entry's offerings in lang, for get_offerings.
-func OfferingViews(e *schemas.Entry, lang string, site Site) []schemas.OfferingView {
-	b := &builder{e: e, lang: lang, site: site}
-	out := make([]schemas.OfferingView, 0, len(e.Offerings))
-	for _, o := range e.Offerings {
-		out = append(out, b.offeringView(o))
-	}
-	return out
-}
-
 func (b *builder) mediaView(m schemas.Media) schemas.MediaView {
 	return schemas.MediaView{ID: m.ID, URL: m.URL, EncodingFormat: m.EncodingFormat, Width: m.Width, Height: m.Height,
 		Caption: tr(b, m.Caption), Alt: tr(b, m.Alt)}

@@ -36,8 +36,6 @@ func newNameTable(hint int) *nameTable {
 	}
 }
 
-func (t *nameTable) len() int { return len(t.ents) }
-
 func (t *nameTable) key(e int) []byte {
 	return t.arena[t.ents[e].off : t.ents[e].off+t.ents[e].n]
 }
