@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -38,7 +39,9 @@ type serveConfig struct {
 	Reports     string // where reports go
 	Counts      string // where read counts go; "" counts nothing
 	NoLimit     bool   // no fair-use limit (benchmarks against a static server)
-	Log         *slog.Logger
+	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed.
+	TrustedProxies []string
+	Log            *slog.Logger
 	// bound, when set, receives the address the server listens on.
 	bound func(addr string)
 }
@@ -56,6 +59,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	reports := fs.String("reports", "", "folder for reports made on /{slug}/report (default: OUT/../reports)")
 	counts := fs.String("counts", "", "folder for read counts and the search log (default: OUT/../counts)")
 	noLimit := fs.Bool("no-limit", false, "no fair-use limit (for load benchmarks only)")
+	proxies := fs.String("trusted-proxies", "", "comma-separated CIDRs of the proxies whose X-Forwarded-For is believed (none by default)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error (access logs are info)")
 	memLimit := fs.Int64("memory-limit", 2<<30, "the Go heap's soft limit in bytes (GOMEMLIMIT overrides): the garbage collector works harder near it, so a publication swap, when two are in memory, stays in bounds")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
@@ -78,6 +82,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	parent := filepath.Dir(filepath.Clean(*out))
 	cfg := serveConfig{Out: *out, Addr: *addr, MetricsAddr: *metrics, Site: site, Keys: *keysFile,
 		Reports: orDefault(*reports, filepath.Join(parent, "reports")), Counts: orDefault(*counts, filepath.Join(parent, "counts")), NoLimit: *noLimit, Log: log}
+	for _, p := range strings.Split(*proxies, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			cfg.TrustedProxies = append(cfg.TrustedProxies, p)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg.bound = func(a string) { fmt.Fprintf(stdout, "serving %s on http://%s\n", *out, a) }
@@ -134,7 +143,7 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	svc := query.NewService(snaps, cfg.Site)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg)}
+	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg), TrustedProxies: cfg.TrustedProxies}
 	if !cfg.NoLimit {
 		lim := fairuse.NewLimiter(300)
 		rcfg.Limiter = lim
