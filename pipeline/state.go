@@ -6,8 +6,6 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
-	"github.com/parquet-go/parquet-go"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"github.com/daawid/registry/compile"
 	"github.com/daawid/registry/compile/register"
 	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/snapshotio"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
@@ -406,39 +405,15 @@ func (s *State) LoadSlugs(ids *compile.Identities) error {
 		OldSlugs string `parquet:"old_slugs"`
 	}
 	for _, path := range s.chain {
-		err := func() error {
-			f, err := os.Open(path)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			st, err := f.Stat()
-			if err != nil {
-				return err
-			}
-			pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-			if err != nil {
-				return err
-			}
-			rd := parquet.NewGenericReader[slugRow](pf)
-			defer rd.Close()
-			buf := make([]slugRow, 1024)
-			for {
-				n, err := rd.Read(buf)
-				for _, r := range buf[:n] {
-					ids.AddSlug(r.Slug, r.EntryID)
-					for _, old := range strings.Fields(r.OldSlugs) {
-						ids.AddSlug(old, r.EntryID)
-					}
-				}
-				if err == io.EOF {
-					return nil
-				}
-				if err != nil {
-					return err
+		err := snapshotio.ScanParquet(path, func(rows []slugRow) error {
+			for _, r := range rows {
+				ids.AddSlug(r.Slug, r.EntryID)
+				for _, old := range strings.Fields(r.OldSlugs) {
+					ids.AddSlug(old, r.EntryID)
 				}
 			}
-		}()
+			return nil
+		})
 		if err != nil {
 			return fmt.Errorf("state slugs %s: %w", path, err)
 		}

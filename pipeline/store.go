@@ -15,6 +15,7 @@ import (
 
 	"github.com/daawid/registry/compile"
 	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/snapshotio"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 )
@@ -299,21 +300,6 @@ func entryRowOf(ir *indexRow) EntryRow {
 // readIndexInto loads an index file (a full one or a delta) into an
 // identity map and entry rows; its rows replace those of the same key.
 func readIndexInto(path string, ids *compile.Identities, rows map[string]*EntryRow) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("state index: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return fmt.Errorf("state index %s: %w", path, err)
-	}
-	rd := parquet.NewGenericReader[indexRow](pf)
-	defer rd.Close()
 	// Rows are decoded here and put into the maps on other goroutines, in
 	// blocks: a million small allocations and map inserts cost more than
 	// the reading.
@@ -341,23 +327,17 @@ func readIndexInto(path string, ids *compile.Identities, rows map[string]*EntryR
 		}
 		close(idBlocks)
 	}()
-	buf := make([]indexRow, 1024)
-	var readErr error
-	for readErr == nil {
-		k, err := rd.Read(buf)
-		if err != nil && err != io.EOF {
-			readErr = fmt.Errorf("state index %s: %w", path, err)
-			break
-		}
-		b := block{ids: make([]compile.Identity, k), rows: make([]EntryRow, 0, k)}
-		for i := range buf[:k] {
+	readErr := snapshotio.ScanParquet(path, func(buf []indexRow) error {
+		b := block{ids: make([]compile.Identity, len(buf)), rows: make([]EntryRow, 0, len(buf))}
+		var err error
+		for i := range buf {
 			ir := &buf[i]
 			id := &b.ids[i]
 			*id = compile.Identity{Key: ir.Key, EntryID: ir.EntryID, Slug: ir.Slug, CreatedAt: ir.CreatedAt, LastRevision: int(ir.LastRevision)}
 			fillIdentity(id, ir)
 			if ir.Items != "" {
-				if err := json.Unmarshal([]byte(ir.Items), &id.Items); err != nil {
-					readErr = fmt.Errorf("state index %s: items of %s: %w", path, ir.Key, err)
+				if uerr := json.Unmarshal([]byte(ir.Items), &id.Items); uerr != nil {
+					err = fmt.Errorf("items of %s: %w", ir.Key, uerr)
 				}
 			}
 			if ir.Revision != 0 {
@@ -365,9 +345,10 @@ func readIndexInto(path string, ids *compile.Identities, rows map[string]*EntryR
 			}
 		}
 		blocks <- b
-		if err == io.EOF {
-			break
-		}
+		return err
+	})
+	if readErr != nil {
+		readErr = fmt.Errorf("state index %s: %w", path, readErr)
 	}
 	close(blocks)
 	<-rowsDone

@@ -35,7 +35,7 @@ type keyStore struct {
 func (k *keyStore) current(now time.Time) ([]keys.Key, error) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if now.Sub(k.check) < time.Second && k.check.After(time.Time{}) {
+	if !k.check.IsZero() && now.Sub(k.check) < time.Second {
 		return k.keys, k.err
 	}
 	k.check = now

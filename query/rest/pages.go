@@ -35,20 +35,17 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 	case strings.HasSuffix(path, "/report") && strings.Count(path, "/") == 2:
 		return s.reportForm(c, rd, strings.TrimSuffix(strings.TrimPrefix(path, "/"), "/report"))
 	}
-	// /{slug} and /{slug}/{lang} are negotiated (HTTP-01, HTTP-07).
+	// /{slug} and /{slug}/{lang} are negotiated (HTTP-01, HTTP-07): the
+	// page's markdown is its path with ".md".
 	negotiated := false
-	// Only a page's path (no extension) is negotiated: a document's path
-	// is looked up once.
-	if !strings.Contains(path, ".") {
-		if d, ok := s.pageDoc(rd, path); ok && d.Kind == schemas.DocHTML {
-			negotiated = true
-			c.Header("Vary", "Accept") // HTTP-14: on /{slug} only
-			if prefersMarkdown(r.Header.Get("Accept")) {
-				path = markdownPath(d)
-			}
+	doc, err := rd.Document(path)
+	if err == nil && doc.Kind == schemas.DocHTML {
+		negotiated = true
+		c.Header("Vary", "Accept") // HTTP-14: on /{slug} only
+		if prefersMarkdown(r.Header.Get("Accept")) {
+			doc, err = rd.Document(doc.Path + ".md")
 		}
 	}
-	doc, err := rd.Document(path)
 	if err != nil {
 		if qe, ok := query.AsError(err); ok && qe.Code == query.CodeNotFound {
 			if to, ok := s.renamed(rd, r.URL.Path); ok {
@@ -75,18 +72,6 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 	serveDoc(c, doc)
 	return nil
 }
-
-// pageDoc finds the HTML page at a path without reading it.
-func (s *Server) pageDoc(rd *query.Read, path string) (*query.Doc, bool) {
-	d, err := rd.Document(path)
-	if err != nil {
-		return nil, false
-	}
-	return d, true
-}
-
-// markdownPath is the markdown document of a page's language.
-func markdownPath(page *query.Doc) string { return page.Path + ".md" }
 
 // renamed finds the path an old slug's path moved to: the same path with
 // the entry's slug now (D47: old slugs redirect, 301).

@@ -43,6 +43,14 @@ func ReadDocIndex(path string) ([]schemas.DocRow, error) {
 // holding it whole: fn gets each batch and must copy what it keeps (the
 // server keeps a compact form of a million entries' rows).
 func ScanDocIndex(path string, fn func([]schemas.DocRow) error) error {
+	return ScanParquet(path, fn)
+}
+
+// ScanParquet reads a Parquet file of rows of T in batches of 1 024, in
+// order: fn gets each batch, in a buffer that is reused, and stops the
+// scan by returning an error. The state's and the snapshot's Parquet files
+// are read this way.
+func ScanParquet[T any](path string, fn func([]T) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -56,9 +64,9 @@ func ScanDocIndex(path string, fn func([]schemas.DocRow) error) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	rd := parquet.NewGenericReader[schemas.DocRow](pf)
+	rd := parquet.NewGenericReader[T](pf)
 	defer rd.Close()
-	buf := make([]schemas.DocRow, 1024)
+	buf := make([]T, 1024)
 	for {
 		n, err := rd.Read(buf)
 		if n > 0 {
