@@ -72,10 +72,8 @@ type entryRec struct {
 // entryInfo is what the server knows of an entry without reading a
 // document, made from its record for a request.
 type entryInfo struct {
-	at                    int32
 	ID, Slug, DefaultLang string
 	Langs                 []string // default first
-	NextChangeAt          time.Time
 }
 
 func (ix *docIndex) str(off uint32, n uint8) string { return string(ix.arena[off : off+uint32(n)]) }
@@ -97,7 +95,7 @@ func (ix *docIndex) info(at int32) entryInfo {
 	if len(langs) > 0 {
 		def = langs[0]
 	}
-	return entryInfo{at: at, ID: ix.str(e.id, e.idLen), Slug: ix.str(e.slug, e.slugLen), DefaultLang: def, Langs: langs, NextChangeAt: fromMillis(e.next)}
+	return entryInfo{ID: ix.str(e.id, e.idLen), Slug: ix.str(e.slug, e.slugLen), DefaultLang: def, Langs: langs}
 }
 
 // bySlug finds a live entry of this layer by its slug.
