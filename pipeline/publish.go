@@ -441,11 +441,17 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 		out.bodies = append(out.bodies, body)
 		off += int64(len(body))
 	}
-	docs, view := render.Documents(e, s)
+	docs, views := render.Documents(e, s)
 	for _, d := range docs {
 		add(d.Kind, d.Lang, d.Path, d.MediaType, d.Body)
 	}
-	out.tables = export.RowsOf(&view, render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage))
+	// Search finds a listed entry by its record (§7.5 "Search").
+	if rec, ok := render.SearchRecord(e, views); ok {
+		if js, err := json.Marshal(rec); err == nil {
+			add(schemas.DocSearch, "", "", "application/json", js)
+		}
+	}
+	out.tables = export.RowsOf(&views[0], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage))
 	// The server re-renders an entry whose nextChangeAt has come before the
 	// pipeline re-issued it (D66): it needs the revision itself.
 	if !row.NextChangeAt.IsZero() {

@@ -33,10 +33,11 @@ func Languages(e *schemas.Entry) []string {
 // notice when Daawid hosts it; then once the JSON-LD. The pipeline writes
 // them; the server's time guard makes them again for an entry time has
 // changed (D66), so the two can never list different documents. It also
-// returns the default language's EntryView, which the exports are made of.
-func Documents(e *schemas.Entry, site Site) ([]Document, schemas.EntryView) {
+// returns the EntryView of every language, the default first: the
+// exports are made of the default's, the search record of all.
+func Documents(e *schemas.Entry, site Site) ([]Document, []schemas.EntryView) {
 	var out []Document
-	var view schemas.EntryView
+	var views []schemas.EntryView
 	add := func(kind, lang, path, media string, body []byte) {
 		out = append(out, Document{Kind: kind, Lang: lang, Path: path, MediaType: media, Body: body})
 	}
@@ -47,9 +48,7 @@ func Documents(e *schemas.Entry, site Site) ([]Document, schemas.EntryView) {
 			suffix = "/" + lang
 		}
 		r := RenderLanguage(e, lang, site)
-		if lang == e.DefaultLanguage {
-			view = r.EntryView
-		}
+		views = append(views, r.EntryView)
 		add(schemas.DocMarkdown, lang, URLPath(MarkdownURL(site, e, lang)), md, r.Markdown)
 		add(schemas.DocHTML, lang, URLPath(HTMLPageURL(site, e, lang)), html, r.HTML)
 		add(schemas.DocView, lang, "/v1/entries/"+e.ID, "application/json", r.View)
@@ -64,7 +63,7 @@ func Documents(e *schemas.Entry, site Site) ([]Document, schemas.EntryView) {
 		}
 	}
 	add(schemas.DocJSONLD, "", "/"+e.Slug+".json", "application/ld+json", JSONLD(e, site))
-	return out, view
+	return out, views
 }
 
 // URLPath is the path of an absolute URL ("https://daawid.example/x" →

@@ -1,6 +1,7 @@
 package places
 
 import (
+	"github.com/daawid/registry/schemas/terms"
 	"runtime"
 	"testing"
 )
@@ -101,8 +102,8 @@ func BenchmarkDefault(b *testing.B) {
 
 func BenchmarkFold(b *testing.B) {
 	for b.Loop() {
-		Fold("Saint-Denis-lès-Bourg")
-		Fold("Monaco di Baviera")
-		Fold("إسطنبول")
+		terms.Fold("Saint-Denis-lès-Bourg")
+		terms.Fold("Monaco di Baviera")
+		terms.Fold("إسطنبول")
 	}
 }

@@ -14,7 +14,7 @@
 // alternateNamesV2, and LoadPostal GeoNames' postal code files.
 // data/README.md has the sources and licences.
 //
-// Names are compared folded (Fold): compatibility-decomposed, without
+// Names are compared folded (terms.Fold): compatibility-decomposed, without
 // marks, case-folded, with punctuation as spaces, so "MÜNCHEN",
 // "München" and "munchen" are one name, and so are "إسطنبول" and
 // "اسطنبول". A German ue is also read as ü and the other way round

@@ -2,6 +2,7 @@ package places
 
 import (
 	"bytes"
+	"github.com/daawid/registry/schemas/terms"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -36,7 +37,7 @@ func (q *qualifier) known() bool {
 
 func (g *Gazetteer) qualify(text string) qualifier {
 	var buf [128]byte
-	f := string(foldAppend(buf[:0], text, false))
+	f := string(terms.AppendFold(buf[:0], text, false))
 	q := qualifier{folded: f}
 	if f == "" {
 		return q
@@ -146,13 +147,13 @@ func (g *Gazetteer) readings(text, folded string, dst []int32) []int32 {
 	if g.hasName(folded) {
 		return g.towns(folded, dst)
 	}
-	if hasUmlaut(text) {
+	if terms.HasUmlaut(text) {
 		var buf [128]byte
-		if b := foldAppend(buf[:0], text, true); g.hasName(string(b)) {
+		if b := terms.AppendFold(buf[:0], text, true); g.hasName(string(b)) {
 			return g.towns(string(b), dst)
 		}
 	}
-	if c := contractGerman(folded); c != "" && g.hasName(c) {
+	if c := terms.ContractGerman(folded); c != "" && g.hasName(c) {
 		return g.towns(c, dst)
 	}
 	return dst
@@ -205,7 +206,7 @@ func (g *Gazetteer) Find(text string, known func(folded string) bool) (Match, bo
 		}
 	}
 	var nbuf [128]byte
-	folded := string(foldAppend(nbuf[:0], name, false))
+	folded := string(terms.AppendFold(nbuf[:0], name, false))
 	if folded == "" {
 		if len(quals) == 0 {
 			return Match{}, false
@@ -223,7 +224,7 @@ func (g *Gazetteer) Find(text string, known func(folded string) bool) (Match, bo
 	}
 	// The whole text as one name: a few GeoNames names hold a comma.
 	if len(quals) > 0 {
-		all := Fold(text)
+		all := terms.Fold(text)
 		if c := g.readings(text, all, cbuf[:0]); len(c) > 0 {
 			i, _ := g.pick(c, nil, 0)
 			return Match{Place: g.answer(i)}, true

@@ -1,6 +1,7 @@
 package places
 
 import (
+	"github.com/daawid/registry/schemas/terms"
 	"testing"
 	"unicode/utf8"
 )
@@ -52,12 +53,12 @@ func FuzzFold(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		a := Fold(s)
-		if b := Fold(a); a != b {
-			t.Fatalf("Fold(%q) = %q, Fold of that %q", s, a, b)
+		a := terms.Fold(s)
+		if b := terms.Fold(a); a != b {
+			t.Fatalf("terms.Fold(%q) = %q, Fold of that %q", s, a, b)
 		}
 		if len(a) > 0 && (a[0] == ' ' || a[len(a)-1] == ' ') {
-			t.Fatalf("Fold(%q) = %q", s, a)
+			t.Fatalf("terms.Fold(%q) = %q", s, a)
 		}
 	})
 }

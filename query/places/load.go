@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/daawid/registry/schemas/terms"
 	"io"
 	"math"
 	"slices"
@@ -243,10 +244,10 @@ func (g *Gazetteer) LoadCities(r io.Reader) error {
 // main name is its folded name.
 func (g *Gazetteer) addNames(name string, i int32, main bool) {
 	written := written(name)
-	g.scratch = foldAppend(g.scratch[:0], name, false)
+	g.scratch = terms.AppendFold(g.scratch[:0], name, false)
 	g.addKey(g.scratch, i, written, main)
 	if j := strings.IndexAny(name, "(,/"); j > 0 {
-		g.scratch = foldAppend(g.scratch[:0], name[:j], false)
+		g.scratch = terms.AppendFold(g.scratch[:0], name[:j], false)
 		g.addKey(g.scratch, i, written, false)
 	}
 }
@@ -375,9 +376,9 @@ func (g *Gazetteer) LoadAdmin1(r io.Reader) error {
 		}
 		key = strings.ToUpper(key[:2]) + key[2:]
 		g.admin1[key] = strings.Clone(name)
-		g.addRegion(Fold(name), key)
+		g.addRegion(terms.Fold(name), key)
 		if nf >= 3 {
-			g.addRegion(Fold(f[2]), key)
+			g.addRegion(terms.Fold(f[2]), key)
 		}
 		code := key[3:]
 		letters := true
@@ -387,7 +388,7 @@ func (g *Gazetteer) LoadAdmin1(r io.Reader) error {
 			}
 		}
 		if letters {
-			g.addRegion(Fold(code), key)
+			g.addRegion(terms.Fold(code), key)
 		}
 	})
 	return le.err(read)

@@ -1,6 +1,7 @@
 package places
 
 import (
+	"github.com/daawid/registry/schemas/terms"
 	"io"
 	"math"
 	"slices"
@@ -324,7 +325,7 @@ func (g *Gazetteer) LoadPostal(r io.Reader) error {
 // postalTown finds the town of a postal row with a point.
 func (g *Gazetteer) postalTown(gr grid, country, name string, lat, lng float64) int32 {
 	var cbuf [32]int32
-	f := Fold(name)
+	f := terms.Fold(name)
 	best, bestD := int32(-1), 0.0
 	for _, c := range g.readings(name, f, cbuf[:0]) {
 		if g.country(c) != country {

@@ -2,6 +2,7 @@ package places
 
 import (
 	"fmt"
+	"github.com/daawid/registry/schemas/terms"
 	"io"
 	"slices"
 	"strings"
@@ -206,7 +207,7 @@ func (g *Gazetteer) placeTable(country string, rows []tableRow) {
 		names, loose := tableNames(r.name)
 		folded := make([]string, len(names))
 		for n, s := range names {
-			folded[n] = Fold(s)
+			folded[n] = terms.Fold(s)
 		}
 		dep := département(r.insee)
 		in := rowCountry(country, dep)

@@ -1,4 +1,4 @@
-package places
+package terms
 
 import "testing"
 
@@ -43,33 +43,14 @@ func TestFold(t *testing.T) {
 	}
 	german := map[string]string{"Düsseldorf": "duesseldorf", "Köln": "koeln", "Mädchen": "maedchen", "Straße": "strasse"}
 	for in, want := range german {
-		if got := string(foldAppend(nil, in, true)); got != want {
+		if got := string(AppendFold(nil, in, true)); got != want {
 			t.Errorf("German fold of %q = %q, want %q", in, got, want)
 		}
 	}
-	if got := contractGerman("muenchen duesseldorf"); got != "munchen dusseldorf" {
+	if got := ContractGerman("muenchen duesseldorf"); got != "munchen dusseldorf" {
 		t.Errorf("contractGerman: %q", got)
 	}
-	if got := contractGerman("berlin"); got != "" {
+	if got := ContractGerman("berlin"); got != "" {
 		t.Errorf("contractGerman without ae/oe/ue: %q", got)
-	}
-}
-
-func TestOSA(t *testing.T) {
-	cases := []struct {
-		a, b string
-		d    int
-	}{
-		{"frnakfurt", "frankfurt", 1},
-		{"frankfurt", "frankfurt", 0},
-		{"frankfrt", "frankfurt", 1},
-		{"frankfrut am mian", "frankfurt am main", 2},
-		{"hmbrg", "hamburg", 2},
-		{"abc", "xyz", 3}, // more than the limit: limit+1
-	}
-	for _, c := range cases {
-		if got := osa([]rune(c.a), []rune(c.b), 2); got != min(c.d, 3) {
-			t.Errorf("osa(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
 	}
 }

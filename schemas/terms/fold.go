@@ -1,4 +1,4 @@
-package places
+package terms
 
 import (
 	"strings"
@@ -8,9 +8,9 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Fold folds a place name the way the gazetteer compares names (§7.5
-// "Places": a town by any of its names, diacritics and case folded), so
-// that the search index can fold the place names entries give alike:
+// Fold folds a name or a text the way search compares words (§7.5
+// "Words are compared across spellings and languages"; "Places": a town
+// by any of its names, diacritics and case folded):
 //
 //   - compatibility decomposition (NFKD), then every nonspacing and
 //     enclosing mark is dropped: "München" → "munchen", "إسطنبول" →
@@ -24,19 +24,19 @@ import (
 //     joined by one space: "Frankfurt (Oder)" → "frankfurt oder".
 //
 // German transliteration (ü written ue) is not part of the fold: the
-// gazetteer tries it as a second reading of a name (see Gazetteer.Find).
+// gazetteer and search try it as a second reading (ContractGerman).
 func Fold(s string) string {
 	var buf [64]byte
-	b := foldAppend(buf[:0], s, false)
+	b := AppendFold(buf[:0], s, false)
 	if len(b) == len(s) && string(b) == s {
 		return s
 	}
 	return string(b)
 }
 
-// foldAppend appends the fold of s to dst. With german, a, o and u with a
+// AppendFold appends the fold of s to dst. With german, a, o and u with a
 // diaeresis are spelled ae, oe and ue ("Düsseldorf" → "duesseldorf").
-func foldAppend(dst []byte, s string, german bool) []byte {
+func AppendFold(dst []byte, s string, german bool) []byte {
 	f := folder{dst: dst, start: len(dst), german: german}
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -175,9 +175,9 @@ func (f *folder) rune(r rune, prev rune) {
 	f.space = true
 }
 
-// contractGerman reads a folded name's ae, oe and ue as the umlauts they
+// ContractGerman reads a folded name's ae, oe and ue as the umlauts they
 // may stand for ("muenchen" → "munchen"); it answers "" when there are none.
-func contractGerman(s string) string {
+func ContractGerman(s string) string {
 	if !strings.Contains(s, "ae") && !strings.Contains(s, "oe") && !strings.Contains(s, "ue") {
 		return ""
 	}
@@ -192,8 +192,8 @@ func contractGerman(s string) string {
 	return string(b)
 }
 
-// hasUmlaut reports whether s may hold a German umlaut, so that its
+// HasUmlaut reports whether s may hold a German umlaut, so that its
 // ae/oe/ue spelling is worth trying.
-func hasUmlaut(s string) bool {
+func HasUmlaut(s string) bool {
 	return strings.ContainsAny(s, "äöüÄÖÜ\u0308")
 }
