@@ -25,6 +25,11 @@ func Default() (*Gazetteer, error) {
 
 var loadDefault = sync.OnceValues(loadBundled)
 
+// Bundled loads a gazetteer of its own from the bundled data, which the
+// caller may load more into (an operator's postal codes of another
+// country, say) before reading it.
+func Bundled() (*Gazetteer, error) { return loadBundled() }
+
 func loadBundled() (*Gazetteer, error) {
 	// Sized for cities500, to spare the tables' growing.
 	g := newSized(800_000)

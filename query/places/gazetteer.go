@@ -1,6 +1,7 @@
 package places
 
 import (
+	"github.com/daawid/registry/schemas/terms"
 	"math"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ type Place struct {
 	Name       string // GeoNames' name: "Wuppertal", "Munich", "Köln"
 	Country    string // ISO 3166-1 alpha-2: "DE"
 	Region     string // the admin1 region's English name: "North Rhine-Westphalia"; "" when unknown
+	RegionKey  string // the admin1 region's GeoNames key: "DE.07"; "" when unknown
 	Lat, Lng   float64
 	Population int64
 	TimeZone   string // IANA: "Europe/Berlin"
@@ -219,8 +221,8 @@ func (g *Gazetteer) answer(i int32) Place {
 	lat, lng := p.point()
 	return Place{
 		ID: int64(p.id), Name: p.name, Country: g.ccs.at(p.cc),
-		Region: g.admin1[g.a1keys.at(p.admin1)],
-		Lat:    lat, Lng: lng, Population: int64(p.pop), TimeZone: g.zones.at(p.tz),
+		Region: g.admin1[g.a1keys.at(p.admin1)], RegionKey: g.a1keys.at(p.admin1),
+		Lat: lat, Lng: lng, Population: int64(p.pop), TimeZone: g.zones.at(p.tz),
 	}
 }
 
@@ -260,3 +262,19 @@ func (g *Gazetteer) distanceTo(i int32, lat, lng float64) float64 {
 	plat, plng := g.places[i].point()
 	return distanceKm(lat, lng, plat, plng)
 }
+
+// RegionKeys are the GeoNames keys ("DE.07") of the regions (admin1) of a
+// country that go by a name: their English or ASCII name or their code,
+// folded ("North Rhine-Westphalia", "NRW" is not one).
+func (g *Gazetteer) RegionKeys(name, country string) []string {
+	var out []string
+	for _, k := range g.regions[terms.Fold(name)] {
+		if country == "" || strings.HasPrefix(k, country+".") {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// DistanceKm is the great-circle distance between two points.
+func DistanceKm(lat1, lng1, lat2, lng2 float64) float64 { return distanceKm(lat1, lng1, lat2, lng2) }

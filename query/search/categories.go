@@ -1,0 +1,84 @@
+package search
+
+import (
+	"slices"
+	"sync"
+
+	"github.com/daawid/registry/schemas/taxonomy"
+	"github.com/daawid/registry/schemas/terms"
+)
+
+// categoryWords are the everyday words of every category (SEARCH-32):
+// each category's labels and the OpenStreetMap presets' names, terms and
+// aliases in every locale, folded and stemmed in their locale. A sector's
+// words count for every category in it. They are the same for every
+// entry of a category, so they are kept once, apart from the entries.
+type categoryWords struct {
+	codes   []string          // category ID → code
+	ids     map[string]uint16 // code → category ID
+	sector  []uint16          // category ID → its sector's ID
+	words   map[string][]uint16
+	vocab   []string // the words, sorted
+	reverse []string // the words spelled backwards, sorted
+}
+
+var loadCategories = sync.OnceValue(func() *categoryWords { return newCategoryWords(taxonomy.Default()) })
+
+func newCategoryWords(t *taxonomy.Taxonomy) *categoryWords {
+	cw := &categoryWords{ids: map[string]uint16{}, words: map[string][]uint16{}}
+	cats := t.Categories()
+	for _, c := range cats {
+		cw.ids[c.Code] = uint16(len(cw.codes))
+		cw.codes = append(cw.codes, c.Code)
+	}
+	cw.sector = make([]uint16, len(cw.codes))
+	for i, c := range cats {
+		cw.sector[i] = cw.ids[c.Sector]
+	}
+	add := func(id uint16, lang, text string) {
+		for _, w := range terms.Index(nil, lang, text) {
+			if l := cw.words[w]; len(l) == 0 || l[len(l)-1] != id {
+				cw.words[w] = append(l, id)
+			}
+		}
+	}
+	for i, c := range cats {
+		id := uint16(i)
+		labels := t.Labels(c.Code)
+		for _, lang := range sortedKeys(labels) {
+			add(id, lang, labels[lang])
+		}
+		ts := t.Terms(c.Code)
+		for _, locale := range sortedKeys(ts) {
+			for _, w := range ts[locale] {
+				add(id, locale, w)
+			}
+		}
+	}
+	for w, ids := range cw.words {
+		slices.Sort(ids)
+		cw.words[w] = slices.Compact(ids)
+		cw.vocab = append(cw.vocab, w)
+		cw.reverse = append(cw.reverse, reversed(w))
+	}
+	slices.Sort(cw.vocab)
+	slices.Sort(cw.reverse)
+	return cw
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// reversed spells a word backwards, rune by rune, for finding words by
+// their end.
+func reversed(s string) string {
+	r := []rune(s)
+	slices.Reverse(r)
+	return string(r)
+}

@@ -1,0 +1,533 @@
+package search
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/daawid/registry/query/places"
+	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/terms"
+)
+
+// Index is the search index of one layer of a publication: the entries
+// of its search records, their words' postings, and where each entry is
+// and serves, placed by the gazetteer when the index is built. It is
+// immutable once built and safe for concurrent queries.
+type Index struct {
+	ents  []ent
+	ids   map[string]int32 // entry ID → ordinal
+	arena []byte           // the entries' strings
+	texts []langText
+	cats  []uint16
+	locs  []loc
+	rules []rule
+	excs  []exception
+	areas []servedPlace
+	radii []circle
+	zones []*time.Location
+
+	// Postings of the entries' words: vocab[i]'s entries are
+	// post[start[i]:start[i+1]], each ordinal<<1 | 1 when strong.
+	terms   map[string]int32
+	vocab   []string
+	reverse []string // vocab spelled backwards, sorted; rterm maps back
+	rterm   []int32
+	start   []uint32
+	post    []uint32
+
+	// catPost are the entries of each category (and of each sector: its
+	// categories' entries).
+	catStart []uint32
+	catPost  []uint32
+
+	// known are the folded town names entries give (their locations' and
+	// served places'): the gazetteer never reads such a name as a
+	// misspelling, and an unknown place is matched by them.
+	known map[string]bool
+
+	cw *categoryWords
+}
+
+// ref is a string in the arena.
+type ref struct {
+	off uint32
+	n   uint32
+}
+
+func (ix *Index) str(r ref) string { return string(ix.arena[r.off : r.off+r.n]) }
+
+func (ix *Index) add(s string) ref {
+	r := ref{uint32(len(ix.arena)), uint32(len(s))}
+	ix.arena = append(ix.arena, s...)
+	return r
+}
+
+type ent struct {
+	id, slug         ref
+	idHash           uint64
+	texts, cats      uint32 // first of the entry's in texts, cats
+	locs, areas      uint32
+	radii            uint32
+	ntexts, ncats    uint8
+	nlocs, nareas    uint8
+	nradii, primary  uint8
+	kind, status     uint8
+	level, capStatus uint8
+	anywhere         bool
+	capExpires       int64 // Unix seconds
+}
+
+type langText struct {
+	lang          ref
+	name, summary ref
+}
+
+// loc is a location placed: its point (from the entry, else its postal
+// code, else its town), its town and region in the gazetteer, and its
+// hours.
+type loc struct {
+	lat, lng         float32
+	hasPoint         bool
+	town             uint32 // GeoNames ID; 0 when not found
+	country          [2]byte
+	region           ref // admin1 key
+	locality, folded ref
+	postal           ref // compact, upper case
+	zone             uint16
+	rules, excs      uint32
+	nrules, nexcs    uint8
+	hasHours         bool
+}
+
+// servedPlace is a place a service area names.
+type servedPlace struct {
+	kind     uint8 // placeTown, placeRegion, placeCountry
+	town     uint32
+	region   ref
+	country  [2]byte
+	folded   ref
+	lat, lng float32
+	hasPoint bool
+}
+
+const (
+	placeTown = iota
+	placeRegion
+	placeCountry
+)
+
+type circle struct {
+	lat, lng, km float32
+}
+
+// Entry kinds, statuses, verification levels and capacity statuses by
+// number.
+var (
+	kinds      = []schemas.EntryKind{schemas.KindOrganization, schemas.KindPerson}
+	statuses   = []schemas.EntryStatus{schemas.StatusUnclaimed, schemas.StatusPublished, schemas.StatusVerified, schemas.StatusLapsed, schemas.StatusSuspended}
+	levels     = []schemas.VerificationLevel{schemas.LevelNone, schemas.LevelContact, schemas.LevelDomain, schemas.LevelBusiness, schemas.LevelIdentity}
+	capacities = []schemas.CapacityStatus{"", "accepting", "limited", "waitlist", "not_accepting"}
+)
+
+func number[T comparable](list []T, v T) (uint8, bool) {
+	i := slices.Index(list, v)
+	return uint8(max(i, 0)), i >= 0
+}
+
+// Builder makes an Index from search records, one at a time.
+type Builder struct {
+	ix      *Index
+	gaz     *places.Gazetteer
+	lists   [][]uint32 // postings while building, by term
+	catList [][]uint32
+	zoneIDs map[string]uint16
+	towns   map[string]townInfo // "country\x00folded town" → what the gazetteer said
+	postals map[string]townInfo
+}
+
+type townInfo struct {
+	id       uint32
+	lat, lng float32
+	ok       bool
+	zone     string
+	region   string
+}
+
+// NewBuilder starts an index; gaz places the entries.
+func NewBuilder(gaz *places.Gazetteer) *Builder {
+	cw := loadCategories()
+	return &Builder{
+		ix: &Index{ids: map[string]int32{}, terms: map[string]int32{}, known: map[string]bool{}, cw: cw,
+			zones: []*time.Location{time.UTC}},
+		gaz: gaz, catList: make([][]uint32, len(cw.codes)),
+		zoneIDs: map[string]uint16{"": 0, "UTC": 0}, towns: map[string]townInfo{}, postals: map[string]townInfo{},
+	}
+}
+
+// Add adds an entry's search record. A record of an ID added before
+// replaces nothing: it is an error.
+func (b *Builder) Add(r *schemas.SearchRecord) error {
+	ix := b.ix
+	if _, dup := ix.ids[r.ID]; dup {
+		return fmt.Errorf("search: entry %s twice", r.ID)
+	}
+	if len(ix.ents) >= math.MaxInt32>>1 {
+		return fmt.Errorf("search: too many entries")
+	}
+	at := int32(len(ix.ents))
+	e := ent{id: ix.add(r.ID), slug: ix.add(r.Slug), texts: uint32(len(ix.texts)), cats: uint32(len(ix.cats)),
+		locs: uint32(len(ix.locs)), areas: uint32(len(ix.areas)), radii: uint32(len(ix.radii))}
+	h := fnv.New64a()
+	h.Write([]byte(r.ID))
+	e.idHash = h.Sum64()
+	var ok bool
+	if e.kind, ok = number(kinds, r.Kind); !ok {
+		return fmt.Errorf("search: entry %s: kind %q", r.ID, r.Kind)
+	}
+	if e.status, ok = number(statuses, r.Status); !ok {
+		return fmt.Errorf("search: entry %s: status %q", r.ID, r.Status)
+	}
+	e.level, _ = number(levels, r.VerificationLevel)
+	if r.CapacityStatus != "" {
+		if t, err := time.Parse(time.RFC3339, r.CapacityExpiresAt); err == nil {
+			e.capStatus, _ = number(capacities, r.CapacityStatus)
+			e.capExpires = t.Unix()
+		}
+	}
+	// Texts by language: the default first.
+	langs := []string{}
+	for _, t := range r.Names {
+		if !slices.Contains(langs, t.Lang) {
+			langs = append(langs, t.Lang)
+		}
+	}
+	for _, t := range r.Summaries {
+		if !slices.Contains(langs, t.Lang) {
+			langs = append(langs, t.Lang)
+		}
+	}
+	var def langText
+	for i, l := range langs {
+		lt := langText{lang: ix.add(l)}
+		lt.name, lt.summary = def.name, def.summary
+		for _, t := range r.Names {
+			if t.Lang == l {
+				lt.name = ix.add(t.Text)
+			}
+		}
+		for _, t := range r.Summaries {
+			if t.Lang == l {
+				lt.summary = ix.add(t.Text)
+			}
+		}
+		if i == 0 {
+			def = lt
+		}
+		ix.texts = append(ix.texts, lt)
+	}
+	e.ntexts = uint8(min(len(langs), 255))
+	// Categories, and the entry in each one's and its sector's postings.
+	seen := map[uint16]bool{}
+	for _, c := range r.Categories {
+		id, ok := ix.cw.ids[c]
+		if !ok || len(ix.cats)-int(e.cats) >= 255 {
+			continue
+		}
+		ix.cats = append(ix.cats, id)
+		for _, p := range []uint16{id, ix.cw.sector[id]} {
+			if !seen[p] {
+				seen[p] = true
+				b.catList[p] = append(b.catList[p], uint32(at)<<1|1)
+			}
+		}
+	}
+	e.ncats = uint8(int(uint32(len(ix.cats)) - e.cats))
+	// Locations.
+	for i, l := range r.Locations {
+		if i >= 255 {
+			break
+		}
+		ix.locs = append(ix.locs, b.place(l))
+		if i == r.PrimaryLocation {
+			e.primary = uint8(i)
+		}
+	}
+	e.nlocs = uint8(len(ix.locs) - int(e.locs))
+	if sa := r.ServiceArea; sa != nil {
+		e.anywhere = sa.Anywhere
+		for _, p := range sa.Places {
+			if len(ix.areas)-int(e.areas) >= 255 {
+				break
+			}
+			ix.areas = append(ix.areas, b.served(p))
+		}
+		if rd := sa.Radius; rd != nil {
+			if c, ok := b.center(rd, r, ix.locs[e.locs:]); ok {
+				ix.radii = append(ix.radii, c)
+			}
+		}
+	}
+	e.nareas = uint8(len(ix.areas) - int(e.areas))
+	e.nradii = uint8(len(ix.radii) - int(e.radii))
+	// Words.
+	for _, w := range r.Strong {
+		b.post(w, uint32(at)<<1|1)
+	}
+	for _, w := range r.Weak {
+		b.post(w, uint32(at)<<1)
+	}
+	ix.ids[r.ID] = at
+	ix.ents = append(ix.ents, e)
+	return nil
+}
+
+func (b *Builder) post(w string, p uint32) {
+	id, ok := b.ix.terms[w]
+	if !ok {
+		id = int32(len(b.lists))
+		b.ix.terms[strings.Clone(w)] = id
+		b.lists = append(b.lists, nil)
+	}
+	l := b.lists[id]
+	if n := len(l); n > 0 && l[n-1]>>1 == p>>1 {
+		l[n-1] |= p & 1
+		return
+	}
+	b.lists[id] = append(l, p)
+}
+
+func (b *Builder) zone(name string) uint16 {
+	if id, ok := b.zoneIDs[name]; ok {
+		return id
+	}
+	z, err := time.LoadLocation(name)
+	if err != nil || len(b.ix.zones) >= math.MaxUint16 {
+		b.zoneIDs[name] = 0
+		return 0
+	}
+	id := uint16(len(b.ix.zones))
+	b.ix.zones = append(b.ix.zones, z)
+	b.zoneIDs[name] = id
+	return id
+}
+
+// town finds a town by its name in a country, once per name.
+func (b *Builder) town(name, country string) townInfo {
+	k := country + "\x00" + terms.Fold(name)
+	if t, ok := b.towns[k]; ok {
+		return t
+	}
+	var t townInfo
+	if b.gaz != nil {
+		q := name
+		if country != "" {
+			q += ", " + country
+		}
+		if m, ok := b.gaz.Find(q, nil); ok && (country == "" || m.Place.Country == country) && m.CorrectedFrom == "" {
+			t = townInfo{id: uint32(m.Place.ID), lat: float32(m.Place.Lat), lng: float32(m.Place.Lng), ok: true,
+				zone: m.Place.TimeZone, region: m.Place.RegionKey}
+		}
+	}
+	b.towns[k] = t
+	return t
+}
+
+func (b *Builder) postal(code, country string) townInfo {
+	k := country + "\x00" + code
+	if t, ok := b.postals[k]; ok {
+		return t
+	}
+	var t townInfo
+	if b.gaz != nil && country != "" {
+		if m, ok := b.gaz.FindPostal(country, code); ok {
+			t = townInfo{id: uint32(m.Place.ID), lat: float32(m.Place.Lat), lng: float32(m.Place.Lng), ok: true,
+				zone: m.Place.TimeZone, region: m.Place.RegionKey}
+		}
+	}
+	b.postals[k] = t
+	return t
+}
+
+// place places a location (SEARCH-23): by the point it states, else its
+// postal code, else its town.
+func (b *Builder) place(l schemas.SearchLocation) loc {
+	ix := b.ix
+	folded := terms.Fold(l.Locality)
+	out := loc{locality: ix.add(l.Locality), folded: ix.add(folded), postal: ix.add(compactCode(l.PostalCode))}
+	copy(out.country[:], l.Country)
+	if folded != "" {
+		ix.known[folded] = true
+	}
+	town := b.town(l.Locality, l.Country)
+	var pc townInfo
+	if l.PostalCode != "" {
+		pc = b.postal(l.PostalCode, l.Country)
+	}
+	switch {
+	case l.Geo != nil:
+		out.lat, out.lng, out.hasPoint = float32(l.Geo.Lat), float32(l.Geo.Lng), true
+	case pc.ok:
+		out.lat, out.lng, out.hasPoint = pc.lat, pc.lng, true
+	case town.ok:
+		out.lat, out.lng, out.hasPoint = town.lat, town.lng, true
+	}
+	if town.ok {
+		out.town, out.region = town.id, ix.add(town.region)
+	} else if pc.ok {
+		out.region = ix.add(pc.region)
+	}
+	zone := l.TimeZone
+	if zone == "" {
+		zone = town.zone
+	}
+	if zone == "" {
+		zone = pc.zone
+	}
+	out.zone = b.zone(zone)
+	out.rules = uint32(len(ix.rules))
+	rules := makeRules(l.Hours)
+	ix.rules = append(ix.rules, rules[:min(len(rules), 255)]...)
+	out.nrules = uint8(min(len(rules), 255))
+	out.excs = uint32(len(ix.excs))
+	excs := makeExceptions(l.Exceptions)
+	ix.excs = append(ix.excs, excs[:min(len(excs), 255)]...)
+	out.nexcs = uint8(min(len(excs), 255))
+	out.hasHours = out.nrules > 0 || out.nexcs > 0
+	return out
+}
+
+// served is a place a service area names: a town, a region (GeoNames'
+// admin1, by its name or code; else read as a town) or a country.
+func (b *Builder) served(p schemas.ServicePlace) servedPlace {
+	ix := b.ix
+	folded := terms.Fold(p.Name)
+	if folded != "" {
+		ix.known[folded] = true
+	}
+	out := servedPlace{kind: placeTown, folded: ix.add(folded)}
+	copy(out.country[:], p.Country)
+	switch p.Type {
+	case "country":
+		out.kind = placeCountry
+		if p.Country == "" && len(p.Name) == 2 {
+			copy(out.country[:], strings.ToUpper(p.Name))
+		}
+		return out
+	case "administrative_area":
+		if b.gaz != nil {
+			if keys := b.gaz.RegionKeys(p.Name, p.Country); len(keys) > 0 {
+				out.kind, out.region = placeRegion, ix.add(keys[0])
+				return out
+			}
+		}
+	}
+	if t := b.town(p.Name, p.Country); t.ok {
+		out.town, out.lat, out.lng, out.hasPoint = t.id, t.lat, t.lng, true
+	}
+	return out
+}
+
+// center is a service radius's circle: around one of the entry's
+// locations, or a point or place it names.
+func (b *Builder) center(rd *schemas.ServiceRadius, r *schemas.SearchRecord, locs []loc) (circle, bool) {
+	c := circle{km: float32(rd.Km)}
+	switch {
+	case rd.Center.Geo != nil:
+		c.lat, c.lng = float32(rd.Center.Geo.Lat), float32(rd.Center.Geo.Lng)
+		return c, true
+	case rd.Center.LocationID != "":
+		for i, l := range r.Locations {
+			if l.ID == rd.Center.LocationID && i < len(locs) && locs[i].hasPoint {
+				c.lat, c.lng = locs[i].lat, locs[i].lng
+				return c, true
+			}
+		}
+	case rd.Center.Place != "":
+		if t := b.town(rd.Center.Place, ""); t.ok {
+			c.lat, c.lng = t.lat, t.lng
+			return c, true
+		}
+	}
+	return c, false
+}
+
+// compactCode is a postal code as codes are compared: upper case,
+// without spaces or dashes ("sw1a 1aa" → "SW1A1AA").
+func compactCode(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if r != ' ' && r != '-' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Build finishes the index.
+func (b *Builder) Build() *Index {
+	ix := b.ix
+	ix.vocab = make([]string, len(b.lists))
+	for w, id := range ix.terms {
+		ix.vocab[id] = w
+	}
+	// Renumber terms in sorted order, so prefixes are ranges.
+	order := make([]int32, len(ix.vocab))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, c int32) int { return strings.Compare(ix.vocab[a], ix.vocab[c]) })
+	sorted := make([]string, len(order))
+	total := 0
+	for _, l := range b.lists {
+		total += len(l)
+	}
+	ix.start = make([]uint32, len(order)+1)
+	ix.post = make([]uint32, 0, total)
+	for i, old := range order {
+		sorted[i] = ix.vocab[old]
+		ix.terms[sorted[i]] = int32(i)
+		ix.start[i] = uint32(len(ix.post))
+		ix.post = append(ix.post, b.lists[old]...)
+		b.lists[old] = nil
+	}
+	ix.start[len(order)] = uint32(len(ix.post))
+	ix.vocab = sorted
+	ix.reverse = make([]string, len(sorted))
+	ix.rterm = make([]int32, len(sorted))
+	rev := make([]int32, len(sorted))
+	for i, w := range sorted {
+		ix.reverse[i] = reversed(w)
+		rev[i] = int32(i)
+	}
+	slices.SortFunc(rev, func(a, c int32) int { return strings.Compare(ix.reverse[a], ix.reverse[c]) })
+	rs := make([]string, len(rev))
+	for i, t := range rev {
+		rs[i], ix.rterm[i] = ix.reverse[t], t
+	}
+	ix.reverse = rs
+	ix.catStart = make([]uint32, len(b.catList)+1)
+	for i, l := range b.catList {
+		ix.catStart[i] = uint32(len(ix.catPost))
+		ix.catPost = append(ix.catPost, l...)
+	}
+	ix.catStart[len(b.catList)] = uint32(len(ix.catPost))
+	b.ix = nil
+	return ix
+}
+
+// Len is how many entries the index holds.
+func (ix *Index) Len() int { return len(ix.ents) }
+
+// Has reports whether the index holds an entry (a later layer's entry
+// replaces an earlier layer's).
+func (ix *Index) Has(id string) bool {
+	_, ok := ix.ids[id]
+	return ok
+}
+
+// Knows reports whether an entry gives a town by this folded name.
+func (ix *Index) Knows(folded string) bool { return ix.known[folded] }
