@@ -44,6 +44,9 @@ type docIndex struct {
 	kinds []string
 	langs []string
 	codes map[string]int // kind, language, pack, language list or key → its code, by table
+	// search is this layer's search index, built when a snapshot first
+	// opens the layer.
+	search *searchLayer
 }
 
 // docRec is one document, compact: its path is not kept but made from
@@ -156,7 +159,7 @@ func renderKeyOf(etag string) string {
 // files are the ones served, schemas.ResolveDocs).
 func readDocIndex(dir string, files []string) (*docIndex, error) {
 	ix := &docIndex{site: map[string]schemas.DocRow{}, full: map[int32]schemas.DocRow{},
-		extra: map[string]int32{}, codes: map[string]int{}}
+		extra: map[string]int32{}, codes: map[string]int{}, search: &searchLayer{}}
 	ix.byID = newHashTable(1<<10, ix.idOf)
 	ix.files = files
 	ix.langSets = append(ix.langSets, nil) // code 0: no languages yet

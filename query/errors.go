@@ -61,6 +61,12 @@ func (v *invalid) add(field, format string, args ...any) {
 	*v = append(*v, Issue{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
+// with adds issues found elsewhere.
+func (v *invalid) with(issues []Issue) *invalid {
+	*v = append(*v, issues...)
+	return v
+}
+
 func (v invalid) err() error {
 	if len(v) == 0 {
 		return nil

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/daawid/registry/query/places"
+	"github.com/daawid/registry/query/search"
 	"github.com/daawid/registry/schemas"
 )
 
@@ -25,6 +27,7 @@ type Snapshot struct {
 	ix       layers
 	packs    map[string]*os.File // by name
 	reg      *registryTables
+	search   *search.Searcher
 	// standIns are entries re-rendered in memory because their
 	// nextChangeAt came before a publication re-issued them (D66).
 	standIns sync.Map // entry ID → *standIn
@@ -38,12 +41,12 @@ type Snapshot struct {
 
 // OpenSnapshot opens a publication directory: it reads the manifest and
 // the document index chain (no document bytes) and opens the packs.
-func OpenSnapshot(dir string) (*Snapshot, error) { return openSnapshot(dir, nil) }
+func OpenSnapshot(dir string) (*Snapshot, error) { return openSnapshot(dir, nil, nil) }
 
 // openSnapshot opens a publication; when the one before it (prev) starts
 // its index chain with the same full index, that layer is shared, and
 // only the deltas after it are read (D71).
-func openSnapshot(dir string, prev *Snapshot) (*Snapshot, error) {
+func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer) (*Snapshot, error) {
 	m, err := snapshotio.ReadManifest(dir)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
@@ -72,6 +75,16 @@ func openSnapshot(dir string, prev *Snapshot) (*Snapshot, error) {
 			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 		}
 		s.packs[p] = f
+	}
+	if gaz == nil {
+		if gaz, err = places.Default(); err != nil {
+			s.close()
+			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+		}
+	}
+	if err := s.openSearch(gaz); err != nil {
+		s.close()
+		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 	}
 	return s, nil
 }
@@ -173,8 +186,11 @@ func (s *Snapshot) Release() {
 // its last request, so a swap drops nothing.
 type Snapshots struct {
 	out string
-	cur atomic.Pointer[Snapshot]
-	mu  sync.Mutex // one refresh at a time
+	// Gazetteer places entries and queries for search; nil: the bundled
+	// one (places.Default). Set it before the first Refresh.
+	Gazetteer *places.Gazetteer
+	cur       atomic.Pointer[Snapshot]
+	mu        sync.Mutex // one refresh at a time
 }
 
 // OpenSnapshots opens the publication {out}/current points at.
@@ -225,7 +241,7 @@ func (s *Snapshots) Refresh() (bool, error) {
 		prev.refs.Add(1) // held while its full layer is looked at
 		defer prev.Release()
 	}
-	sn, err := openSnapshot(dir, prev)
+	sn, err := openSnapshot(dir, prev, s.Gazetteer)
 	if err != nil {
 		return false, err
 	}

@@ -37,6 +37,10 @@ var routePattern = `^(?:act|cp)_` + idBody + `$`
 // (Go type name, JSON field name). The same rules apply to the entry and to
 // the views, so the published shapes agree.
 var fieldRules = map[string]fieldRule{
+	"SearchHit.id":                    idOf(PrefixEntry),
+	"SearchHit.slug":                  pattern(SlugPattern),
+	"SearchHit.categories":            items(pattern(CategoryPattern)),
+	"SearchHit.sponsored":             func(s *jsonschema.Schema) { s.Const = false },
 	"Entry.id":                        idOf(PrefixEntry),
 	"Entry.slug":                      all(pattern(SlugPattern), func(s *jsonschema.Schema) { a, b := uint64(3), uint64(63); s.MinLength, s.MaxLength = &a, &b }),
 	"Entry.defaultLanguage":           pattern(LanguageTagPattern),

@@ -29,6 +29,8 @@ func newStatic(body []byte, media string) static {
 func (s *Server) staticFiles() map[string]static {
 	out := map[string]static{
 		"/docs/api":                 newStatic(render.APIDocs(s.site), "text/html; charset=utf-8"),
+		"/docs/ranking":             newStatic(render.RankingPolicyPage(s.site), "text/html; charset=utf-8"),
+		"/docs/ranking.md":          newStatic(render.RankingPolicyMarkdown(s.site), "text/markdown; charset=utf-8"),
 		"/schemas/0.1/openapi.json": newStatic(schemas.OpenAPI(s.site.APIURL, s.site.BaseURL), "application/vnd.oai.openapi+json"),
 		"/ns":                       newStatic(render.NamespaceHTML(s.site), "text/html; charset=utf-8"),
 		"/ns.jsonld":                newStatic(render.NamespaceJSONLD(s.site), "application/ld+json"),
@@ -62,6 +64,21 @@ func (s *Server) schemaFile(c *gin.Context, _ *query.Read) error {
 // apiDocs: GET /docs/api.
 func (s *Server) apiDocs(c *gin.Context, _ *query.Read) error {
 	return s.serveStatic(c, "/docs/api")
+}
+
+// ranking: GET /docs/ranking, the ranking policy (SEARCH-20): a page, or
+// markdown when asked for as the entry pages are (HTTP-07).
+func (s *Server) ranking(c *gin.Context, _ *query.Read) error {
+	c.Header("Vary", "Accept")
+	if prefersMarkdown(c.GetHeader("Accept")) {
+		return s.serveStatic(c, "/docs/ranking.md")
+	}
+	return s.serveStatic(c, "/docs/ranking")
+}
+
+// rankingMarkdown: GET /docs/ranking.md.
+func (s *Server) rankingMarkdown(c *gin.Context, _ *query.Read) error {
+	return s.serveStatic(c, "/docs/ranking.md")
 }
 
 // namespaceJSONLD: GET /ns.jsonld.

@@ -22,6 +22,7 @@ func (s *Server) routes() {
 	get("/v1/entries/by-domain/:host", s.entryByDomain)
 	get("/v1/entries/:id/offerings", s.offerings)
 	get("/v1/entries/:id/brand-kit", s.brandKit)
+	get("/v1/search", s.search)
 	// Buyers: the bulk exports and the change feed, behind keys.
 	get("/v1/exports", s.exportsManifest)
 	get("/v1/exports/*file", s.exportFile)
@@ -29,6 +30,8 @@ func (s *Server) routes() {
 	// Published schemas and the pages about the API.
 	get("/schemas/0.1/:file", s.schemaFile)
 	get("/docs/api", s.apiDocs)
+	get("/docs/ranking", s.ranking)
+	get("/docs/ranking.md", s.rankingMarkdown)
 	get("/ns", s.namespace)
 	get("/ns.jsonld", s.namespaceJSONLD)
 	// Operations.

@@ -285,6 +285,14 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	return nil
 }
 
+// Hide records an entry of this layer that search must not find, nor
+// find in the layers below it: removed, unlisted or suspended since.
+func (b *Builder) Hide(id string) {
+	if _, ok := b.ix.ids[id]; !ok {
+		b.ix.ids[id] = -1
+	}
+}
+
 func (b *Builder) post(w string, p uint32) {
 	id, ok := b.ix.terms[w]
 	if !ok {

@@ -1,0 +1,140 @@
+package rest
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/query/counting"
+	"github.com/daawid/registry/schemas"
+	"github.com/gin-gonic/gin"
+)
+
+// cacheSearch is a search answer's Cache-Control (REST-35).
+const cacheSearch = "public, max-age=60"
+
+// searchParams are the REST names of SearchInput's fields (REST-08): an
+// issue about a field is reported under the parameter the caller sent.
+var searchParams = map[string]string{
+	"query": "q", "near": "place", "near.place": "place", "near.postalCode": "postalCode",
+	"near.country": "country", "language": "lang",
+}
+
+// search: GET /v1/search?q=&outcome=&place=&postalCode=&country=&radiusKm=
+// &category=&kind=&openAt=&acceptingWork=&verifiedOnly=&lang=&limit=&cursor=
+// (REST-08), Service.Search's answer as JSON. Unknown parameters are
+// ignored (REST-02).
+func (s *Server) search(c *gin.Context, rd *query.Read) error {
+	if err := s.readAllowed(c); err != nil {
+		return err
+	}
+	in, page, bad := searchInput(c)
+	if len(bad) > 0 {
+		return invalidParams(bad)
+	}
+	out, err := rd.Search(in)
+	if err != nil {
+		if e, ok := query.AsError(err); ok {
+			for i := range e.Issues {
+				if p, ok := searchParams[e.Issues[i].Field]; ok {
+					e.Issues[i].Field = p
+				}
+			}
+			e.Message = issuesMessage(e.Issues)
+		}
+		return err
+	}
+	body, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	s.apiHeaders(c)
+	h := c.Writer.Header()
+	h.Set("Cache-Control", cacheSearch)
+	h.Set("Access-Control-Expose-Headers", "Retry-After, X-Trace-Id")
+	if s.cfg.Counter != nil && c.Request.Method == "GET" {
+		l := counting.SearchLog{At: s.cfg.Now(), Category: s.category(c.Request), Query: in.Query, CategoryCode: in.Category,
+			Kind: string(in.Kind), Language: in.Language, OpenAt: in.OpenAt, AcceptingWork: in.AcceptingWork, Limit: in.Limit, Page: page, Hits: len(out.Hits)}
+		if in.Near != nil {
+			l.Place, l.PostalCode, l.Country = in.Near.Place, in.Near.PostalCode, in.Near.Country
+		}
+		if in.RadiusKm != nil {
+			l.RadiusKm = *in.RadiusKm
+		}
+		if in.VerifiedOnly {
+			l.VerifiedOnly = &in.VerifiedOnly
+		}
+		s.cfg.Counter.Search(l)
+	}
+	body = append(body, '\n')
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	c.Writer.WriteHeader(200)
+	if c.Request.Method != "HEAD" {
+		c.Writer.Write(body)
+	}
+	return nil
+}
+
+// searchInput reads the query string; bad holds the parameters that are
+// not numbers or booleans where they must be. page is 1, or 2 and on
+// with a cursor (the search log's page; a cursor does not say which).
+func searchInput(c *gin.Context) (in schemas.SearchInput, page int, bad []query.Issue) {
+	in = schemas.SearchInput{Query: c.Query("q"), Outcome: c.Query("outcome"), Category: c.Query("category"),
+		Kind: schemas.EntryKind(c.Query("kind")), OpenAt: c.Query("openAt"), Language: c.Query("lang"), Cursor: c.Query("cursor")}
+	place, postal, country := c.Query("place"), c.Query("postalCode"), c.Query("country")
+	if place != "" || postal != "" || country != "" {
+		in.Near = &schemas.Near{Place: place, PostalCode: postal, Country: strings.ToUpper(country)}
+	}
+	if v, ok := c.GetQuery("radiusKm"); ok {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			bad = append(bad, query.Issue{Field: "radiusKm", Message: "must be a number of kilometres from 1 to 200"})
+		} else {
+			in.RadiusKm = &f
+		}
+	}
+	if v, ok := c.GetQuery("limit"); ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 20 {
+			bad = append(bad, query.Issue{Field: "limit", Message: "must be a whole number from 1 to 20"})
+		} else {
+			in.Limit = n
+		}
+	}
+	for _, p := range []struct {
+		name string
+		set  func(bool)
+	}{
+		{"acceptingWork", func(b bool) { in.AcceptingWork = &b }},
+		{"verifiedOnly", func(b bool) { in.VerifiedOnly = b }},
+	} {
+		if v, ok := c.GetQuery(p.name); ok {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				bad = append(bad, query.Issue{Field: p.name, Message: "must be true or false"})
+			} else {
+				p.set(b)
+			}
+		}
+	}
+	page = 1
+	if in.Cursor != "" {
+		page = 2
+	}
+	return in, page, bad
+}
+
+func invalidParams(bad []query.Issue) error {
+	return &query.Error{Code: query.CodeInvalidInput, Message: issuesMessage(bad), Issues: bad}
+}
+
+func issuesMessage(issues []query.Issue) string {
+	parts := make([]string, len(issues))
+	for i, is := range issues {
+		parts[i] = is.Field + ": " + is.Message
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,76 @@
+package query
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/daawid/registry/query/places"
+	"github.com/daawid/registry/query/search"
+	"github.com/daawid/registry/schemas"
+)
+
+// The search index of a publication is built from its entries' search
+// records (schemas.DocSearch, written at publish) when the snapshot
+// opens, one index per layer of the document index: a delta publication
+// shares the full layer's search index too, and builds only its own
+// (D71, D72). An entry of the delta layer hides the full layer's, and so
+// does a delta entry without a record (removed, unlisted or suspended).
+
+// searchLayer is a docIndex's search index, built once.
+type searchLayer struct {
+	once sync.Once
+	ix   *search.Index
+	err  error
+}
+
+// buildSearch builds the search index of one layer of a snapshot.
+func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Index, error) {
+	b := search.NewBuilder(gaz)
+	var buf []byte
+	for at := range ix.ents {
+		id := string(ix.idOf(int32(at)))
+		i, ok := ix.entryDoc(int32(at), schemas.DocSearch, "")
+		if ix.ents[at].removed || !ok {
+			b.Hide(id)
+			continue
+		}
+		row := ix.row(i)
+		f, ok := s.packs[row.Pack]
+		if !ok {
+			return nil, fmt.Errorf("search index: no pack %s", row.Pack)
+		}
+		if int64(cap(buf)) < row.Length {
+			buf = make([]byte, row.Length)
+		}
+		buf = buf[:row.Length]
+		if _, err := f.ReadAt(buf, row.Offset); err != nil && err != io.EOF {
+			return nil, fmt.Errorf("search index: entry %s: %w", id, err)
+		}
+		var rec schemas.SearchRecord
+		if err := json.Unmarshal(buf, &rec); err != nil {
+			return nil, fmt.Errorf("search index: entry %s: %w", id, err)
+		}
+		if err := b.Add(&rec); err != nil {
+			return nil, err
+		}
+	}
+	return b.Build(), nil
+}
+
+// openSearch builds (or, for the shared full layer, reuses) the search
+// indexes of a snapshot's layers.
+func (s *Snapshot) openSearch(gaz *places.Gazetteer) error {
+	var layers []*search.Index
+	for _, ix := range s.ix.list() {
+		sl := ix.search
+		sl.once.Do(func() { sl.ix, sl.err = s.buildSearch(ix, gaz) })
+		if sl.err != nil {
+			return sl.err
+		}
+		layers = append(layers, sl.ix)
+	}
+	s.search = &search.Searcher{Layers: layers, Gaz: gaz}
+	return nil
+}

@@ -1,0 +1,27 @@
+package query
+
+import (
+	"errors"
+
+	"github.com/daawid/registry/query/search"
+	"github.com/daawid/registry/schemas"
+)
+
+// RankingPolicyPath is where the ranking policy is published (SEARCH-20).
+const RankingPolicyPath = "/docs/ranking"
+
+// Search finds entries (§7.5 "Search", SEARCH-01..35): the same answer
+// for GET /v1/search and the MCP search tool. A mistake in the input is
+// invalid_input naming each field.
+func (r *Read) Search(in schemas.SearchInput) (schemas.SearchOutput, error) {
+	site := r.svc.site
+	out, err := r.sn.search.Search(in, r.now, search.Options{BaseURL: site.BaseURL, RankingPolicy: site.BaseURL + RankingPolicyPath})
+	var bad *search.InputError
+	if errors.As(err, &bad) {
+		return out, (&invalid{}).with(bad.Issues).err()
+	}
+	return out, err
+}
+
+// SearchText is a search answer as text: a numbered list (§7.4).
+func SearchText(out *schemas.SearchOutput) []byte { return search.Text(out) }
