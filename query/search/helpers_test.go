@@ -57,3 +57,5 @@ func searcher(t testing.TB, entries []*schemas.Entry) *search.Searcher {
 }
 
 func fixtureEntries() []*schemas.Entry { return fixtures.Entries() }
+
+var opts = search.Options{BaseURL: "https://daawid.example", RankingPolicy: "https://daawid.example/docs/ranking"}

@@ -1,0 +1,177 @@
+package rest_test
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/daawid/registry/query/counting"
+	"github.com/daawid/registry/query/rest"
+	"github.com/daawid/registry/schemas"
+	_ "github.com/duckdb/duckdb-go/v2"
+)
+
+// REST-08, REST-35, SEARCH-13, SEARCH-19: GET /v1/search answers
+// Service.Search as JSON, public for a minute, not for search indexes,
+// from any origin; HEAD is GET without a body.
+func TestSearch_REST08_REST35(t *testing.T) {
+	ts := newServer(t)
+	resp, body := ts.get(t, "/v1/search?q="+url.QueryEscape("Tischler für Einbauschrank")+"&place=Wuppertal&lang=de&unknown=1")
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	for k, v := range map[string]string{"Cache-Control": "public, max-age=60", "X-Robots-Tag": "noindex",
+		"Access-Control-Allow-Origin": "*", "Content-Type": "application/json"} {
+		if got := resp.Header.Get(k); got != v {
+			t.Errorf("%s: %q, want %q", k, got, v)
+		}
+	}
+	if resp.Header.Get("Set-Cookie") != "" {
+		t.Error("a cookie on the read path")
+	}
+	var out schemas.SearchOutput
+	if err := json.Unmarshal(body, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Place == nil || out.Place.Name != "Wuppertal" || out.Place.Country != "DE" {
+		t.Fatalf("place %+v", out.Place)
+	}
+	if len(out.Hits) == 0 || out.Hits[0].Slug != "holzwerk-krause" {
+		t.Fatalf("hits %+v", out.Hits)
+	}
+	if out.RankingPolicy != reg.site.BaseURL+"/docs/ranking" {
+		t.Errorf("rankingPolicy %q", out.RankingPolicy)
+	}
+	h := out.Hits[0]
+	if h.URL != reg.site.BaseURL+"/holzwerk-krause" || h.Sponsored || h.DistanceKm == nil || h.ServesQueryLocation == nil || !*h.ServesQueryLocation {
+		t.Errorf("hit %+v", h)
+	}
+	head, hb := ts.do(t, "HEAD", "/v1/search?q=Tischler&place=Wuppertal")
+	if head.StatusCode != 200 || len(hb) != 0 || head.Header.Get("Content-Length") == "" {
+		t.Errorf("HEAD: %d, %d bytes", head.StatusCode, len(hb))
+	}
+}
+
+// REST-29, SEARCH-02, SEARCH-03, SEARCH-11: bad parameters are
+// invalid_input naming the REST parameter.
+func TestSearch_BadParameters_REST29(t *testing.T) {
+	ts := newServer(t)
+	for q, param := range map[string]string{
+		"": "q",
+		"q=x&place=Wuppertal&postalCode=42103&country=DE": "place",
+		"q=x&country=DE":                   "country",
+		"q=x&postalCode=42103":             "country",
+		"q=x&place=Wuppertal&radiusKm=0":   "radiusKm",
+		"q=x&place=Wuppertal&radiusKm=far": "radiusKm",
+		"q=x&limit=21":                     "limit",
+		"q=x&limit=0":                      "limit",
+		"q=x&cursor=from-nowhere":          "cursor",
+		"q=x&acceptingWork=maybe":          "acceptingWork",
+		"q=x&verifiedOnly=2":               "verifiedOnly",
+		"q=x&openAt=tomorrow":              "openAt",
+		"q=x&lang=%20%21":                  "lang",
+		"q=x&kind=robot":                   "kind",
+		"q=x&category=nothing.here":        "category",
+	} {
+		resp, body := ts.get(t, "/v1/search?"+q)
+		p := problemOf(t, resp, body)
+		if resp.StatusCode != 422 || p.Code != "invalid_input" {
+			t.Errorf("%s: %d %s", q, resp.StatusCode, body)
+			continue
+		}
+		found := false
+		for _, is := range p.Issues {
+			found = found || is.Field == param
+		}
+		if !found || !strings.Contains(p.Detail, param) {
+			t.Errorf("%s: want an issue for %s: %s", q, param, body)
+		}
+	}
+}
+
+// SEARCH-21 neutrality, SEARCH-36: the same search in the same hour
+// gives the same bytes to 20 different readers (user agents and
+// addresses), and each search is logged under its reader's category,
+// without address, user agent or outcome.
+func TestSearch_Neutral_SEARCH21_SEARCH36(t *testing.T) {
+	dir := t.TempDir()
+	counter, err := counting.Open(counting.Config{Dir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newServer(t, func(c *rest.Config) {
+		c.TrustedProxies = []string{"127.0.0.1/32", "::1/128"}
+		c.Counter = counter
+	})
+	agents := []string{uaChatGPT, uaBrowser, "ClaudeBot/1.0", "Googlebot/2.1", "PerplexityBot/1.0", "curl/8.5.0", "python-requests/2.32"}
+	var first string
+	for i := range 20 {
+		ua := agents[i%len(agents)]
+		ip := fmt.Sprintf("2001:db8:%x::1", i)
+		if i%2 == 1 {
+			ip = fmt.Sprintf("198.51.100.%d", i)
+		}
+		resp, body := ts.get(t, "/v1/search?q=Tischlerei&place=Wuppertal&outcome=fitted+wardrobe", "User-Agent: "+ua, "X-Forwarded-For: "+ip)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s from %s: %d", ua, ip, resp.StatusCode)
+		}
+		if i == 0 {
+			first = string(body)
+		} else if string(body) != first {
+			t.Fatalf("%s from %s got another answer:\n%s\n%s", ua, ip, body, first)
+		}
+	}
+	if err := counter.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	glob := filepath.Join(dir, "searches", "**", "*.parquet")
+	var n, cats int
+	var q string
+	if err := db.QueryRow(`SELECT count(*), count(DISTINCT category), min(query) FROM read_parquet('`+glob+`', hive_partitioning=false)`).Scan(&n, &cats, &q); err != nil {
+		t.Fatal(err)
+	}
+	if n != 20 || cats < 3 || q != "Tischlerei" {
+		t.Fatalf("search log: %d searches, %d categories, query %q", n, cats, q)
+	}
+	rows, err := db.Query(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet('` + glob + `', hive_partitioning=false))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var col string
+		rows.Scan(&col)
+		for _, personal := range []string{"ip", "addr", "agent", "outcome"} {
+			if strings.Contains(col, personal) {
+				t.Errorf("the search log has column %s", col)
+			}
+		}
+	}
+}
+
+// SEARCH-20: the ranking policy is published as a page and as markdown.
+func TestRankingPolicy_SEARCH20(t *testing.T) {
+	ts := newServer(t)
+	resp, page := ts.get(t, "/docs/ranking")
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page), "take turns") {
+		t.Fatalf("page: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	resp, md := ts.get(t, "/docs/ranking", "Accept: text/markdown")
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/markdown") || !strings.HasPrefix(string(md), "# How Daawid search ranks") {
+		t.Fatalf("markdown: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	for _, must := range []string{"never money", "sponsored", "Tier 1", "half of the query's words", "GeoNames"} {
+		if !strings.Contains(string(md), must) {
+			t.Errorf("the policy does not say %q", must)
+		}
+	}
+}
