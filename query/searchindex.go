@@ -74,3 +74,21 @@ func (s *Snapshot) openSearch(gaz *places.Gazetteer) error {
 	s.search = &search.Searcher{Layers: layers, Gaz: gaz}
 	return nil
 }
+
+// SearchAgain builds another copy of the snapshot's search indexes,
+// for measuring what they cost (daawid bench search); the snapshot keeps
+// its own.
+func (s *Snapshot) SearchAgain() (*search.Searcher, error) {
+	var layers []*search.Index
+	for _, ix := range s.ix.list() {
+		six, err := s.buildSearch(ix, s.search.Gaz)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, six)
+	}
+	return &search.Searcher{Layers: layers, Gaz: s.search.Gaz}, nil
+}
+
+// Searcher is the snapshot's search.
+func (s *Snapshot) Searcher() *search.Searcher { return s.search }

@@ -22,13 +22,13 @@ var rankingPolicy = []struct {
 		"`kind`: the entry's kind. `category`: a category code the entry has, or a sector whose categories it has. `verifiedOnly`: status verified. `acceptingWork`: an unexpired capacity that is accepting or limited.",
 		"`openAt`: only entries with a location open at that moment, by its hours in its own time zone (the location's, else its town's), dated exceptions and closures first. Entries that don't state their hours for that date are left out.",
 		"`radiusKm`: entries farther than the radius, unless they serve the place. The limit is how far you will go; an entry that comes to you is not farther. There is no default radius.",
-		"Words: an entry must match half of the query's words (rounded up), never more than two.",
+		"Words: an entry must match half of the query's words (rounded up), never more than two. A very common word (found in more than a fiftieth of the entries, such as `shop`) adds to the fit but does not find entries alone when the query has rarer words.",
 	}},
 	{"How words match", []string{
 		"Words are compared folded: case, accents and compatibility forms do not matter (`MÜNCHEN` is `munchen`), a German `ue` is also read as `ü`, and common words such as `für`, `the` or `pour` are left out. Each word is also compared by its stem, in the language you write in (`language`), or in every language with a stemmer when none is given.",
 		"A word of four letters or more also matches the words it begins or ends (`schrank` finds `Einbauschrank`).",
-		"An entry's words are its names, summary, description, offerings, towns and the places it serves, in every language it has; and the everyday words of each of its categories (their names and the OpenStreetMap search terms, in more than 47 languages), which count the same for every entry of the category.",
-		"A word found in a name, a category's words or an offering's name counts 2; found only in a summary, description or town, 1. The sum is the entry's fit. The words of `outcome` count the same way, only for the order, and never leave anyone out.",
+		"An entry's words are its names, summary, description, offerings and the towns of its locations, in every language it has; and the everyday words of each of its categories (their names and the OpenStreetMap search terms, in more than 47 languages), which count the same for every entry of the category.",
+		"A word found in a name, a category's words or an offering's name counts 2; found only in a summary, description or town, 1. The sum is the entry's fit. The words of `outcome` count the same way, only for the order of what the query found, and never leave anyone out.",
 	}},
 	{"Places", []string{
 		"Places are GeoNames' (GeoNames, geonames.org, CC BY 4.0). A town is found by any of its names, narrowed by what follows a comma (`Paris, Texas`); a postal code by the whole code or its first part, with its country. A name nobody knows, and no entry gives, may be read as a misspelling of a large town's; the answer's `place.correctedFrom` then has the name as you wrote it.",

@@ -67,9 +67,6 @@ func SearchRecord(e *schemas.Entry, views []schemas.EntryView) (schemas.SearchRe
 	}
 	if sa := v.ServiceArea; sa != nil {
 		r.ServiceArea = &schemas.ServiceArea{Radius: sa.Radius, Places: sa.Places, Anywhere: sa.Anywhere}
-		for _, p := range sa.Places {
-			weak = terms.Index(weak, "", p.Name)
-		}
 	}
 	if c := v.Capacity; c != nil {
 		r.CapacityStatus, r.CapacityExpiresAt = c.Status, c.ExpiresAt

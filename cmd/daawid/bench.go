@@ -32,6 +32,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "serve" {
 		return benchServe(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "search" {
+		return benchSearch(args[1:], stdout, stderr)
+	}
 	if len(args) > 0 && args[0] == "export-compare" {
 		// a step of bench publish, in its own process
 		fs := flag.NewFlagSet("bench export-compare", flag.ContinueOnError)
@@ -50,7 +53,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if len(args) == 0 || args[0] != "compile" {
-		fmt.Fprintln(stderr, "usage: daawid bench compile|publish|serve --entries N [--seed S] [--dir DIR]")
+		fmt.Fprintln(stderr, "usage: daawid bench compile|publish|serve|search --entries N [--seed S] [--dir DIR]")
 		return 2
 	}
 	fs := flag.NewFlagSet("bench compile", flag.ContinueOnError)

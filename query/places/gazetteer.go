@@ -265,11 +265,17 @@ func (g *Gazetteer) distanceTo(i int32, lat, lng float64) float64 {
 
 // RegionKeys are the GeoNames keys ("DE.07") of the regions (admin1) of a
 // country that go by a name: their English or ASCII name or their code,
-// folded ("North Rhine-Westphalia", "NRW" is not one).
+// folded: "North Rhine-Westphalia", and the local names and letter codes
+// the gazetteer knows besides ("Nordrhein-Westfalen", "NRW", "TX").
 func (g *Gazetteer) RegionKeys(name, country string) []string {
 	var out []string
-	for _, k := range g.regions[terms.Fold(name)] {
-		if country == "" || strings.HasPrefix(k, country+".") {
+	f := terms.Fold(name)
+	keys := g.regions[f]
+	if k, ok := regionNames[f]; ok {
+		keys = append(keys[:len(keys):len(keys)], k)
+	}
+	for _, k := range keys {
+		if (country == "" || strings.HasPrefix(k, country+".")) && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}

@@ -82,3 +82,36 @@ func reversed(s string) string {
 	slices.Reverse(r)
 	return string(r)
 }
+
+// CategoryCodes are the categories (and sectors) whose everyday words a
+// query word matches, as search matches them: by any reading of it in
+// the language (every stemmer's when ""), or as the start or end of a
+// category word when it has four letters or more.
+func CategoryCodes(word, lang string) []string {
+	cw := loadCategories()
+	seen := map[uint16]bool{}
+	add := func(w string) {
+		for _, c := range cw.words[w] {
+			seen[c] = true
+		}
+	}
+	for _, rd := range terms.Readings(nil, lang, word) {
+		add(rd)
+		if len([]rune(rd)) < 4 {
+			continue
+		}
+		for i, n := prefixRange(cw.vocab, rd); n > 0; i, n = i+1, n-1 {
+			add(cw.vocab[i])
+		}
+		rev := reversed(rd)
+		for i, n := prefixRange(cw.reverse, rev); n > 0; i, n = i+1, n-1 {
+			add(reversed(cw.reverse[i]))
+		}
+	}
+	var out []string
+	for c := range seen {
+		out = append(out, cw.codes[c])
+	}
+	slices.Sort(out)
+	return out
+}

@@ -49,6 +49,18 @@ type Index struct {
 	// misspelling, and an unknown place is matched by them.
 	known map[string]bool
 
+	// Where entries are and serve, for tier 1 without a scan: by town
+	// (located in it or serving it by name), served region and country,
+	// postal code (per country, sorted), the names entries give; and the
+	// entries with a service radius or working anywhere.
+	byTown    map[uint32][]int32
+	byRegion  map[string][]int32
+	byCountry map[[2]byte][]int32
+	byName    map[string][]int32
+	postal    map[[2]byte][]postalRef
+	withRadii []int32
+	anywhere  []int32
+
 	cw *categoryWords
 }
 
@@ -59,6 +71,8 @@ type ref struct {
 }
 
 func (ix *Index) str(r ref) string { return string(ix.arena[r.off : r.off+r.n]) }
+
+func (ix *Index) bytes(r ref) []byte { return ix.arena[r.off : r.off+r.n] }
 
 func (ix *Index) add(s string) ref {
 	r := ref{uint32(len(ix.arena)), uint32(len(s))}
@@ -91,6 +105,7 @@ type langText struct {
 // hours.
 type loc struct {
 	lat, lng         float32
+	pt               point
 	hasPoint         bool
 	town             uint32 // GeoNames ID; 0 when not found
 	country          [2]byte
@@ -110,7 +125,7 @@ type servedPlace struct {
 	region   ref
 	country  [2]byte
 	folded   ref
-	lat, lng float32
+	pt       point
 	hasPoint bool
 }
 
@@ -121,7 +136,27 @@ const (
 )
 
 type circle struct {
-	lat, lng, km float32
+	pt point
+	km float64
+}
+
+// point is a place on the unit sphere: distances are then a dot product
+// and one arcsine, not four trigonometric functions.
+type point struct{ x, y, z float32 }
+
+func pointOf(lat, lng float64) point {
+	φ, λ := lat*math.Pi/180, lng*math.Pi/180
+	return point{float32(math.Cos(φ) * math.Cos(λ)), float32(math.Cos(φ) * math.Sin(λ)), float32(math.Sin(φ))}
+}
+
+// earthKm is the mean Earth radius GeoNames' distances use.
+const earthKm = 6371.0088
+
+// km is the great-circle distance between two points.
+func (a point) km(b point) float64 {
+	dx, dy, dz := float64(a.x-b.x), float64(a.y-b.y), float64(a.z-b.z)
+	chord := math.Sqrt(dx*dx + dy*dy + dz*dz)
+	return 2 * earthKm * math.Asin(min(1, chord/2))
 }
 
 // Entry kinds, statuses, verification levels and capacity statuses by
@@ -162,6 +197,8 @@ func NewBuilder(gaz *places.Gazetteer) *Builder {
 	cw := loadCategories()
 	return &Builder{
 		ix: &Index{ids: map[string]int32{}, terms: map[string]int32{}, known: map[string]bool{}, cw: cw,
+			byTown: map[uint32][]int32{}, byRegion: map[string][]int32{}, byCountry: map[[2]byte][]int32{},
+			byName: map[string][]int32{}, postal: map[[2]byte][]postalRef{},
 			zones: []*time.Location{time.UTC}},
 		gaz: gaz, catList: make([][]uint32, len(cw.codes)),
 		zoneIDs: map[string]uint16{"": 0, "UTC": 0}, towns: map[string]townInfo{}, postals: map[string]townInfo{},
@@ -282,6 +319,7 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	}
 	ix.ids[r.ID] = at
 	ix.ents = append(ix.ents, e)
+	b.placeIndex(at, &e)
 	return nil
 }
 
@@ -383,6 +421,9 @@ func (b *Builder) place(l schemas.SearchLocation) loc {
 	case town.ok:
 		out.lat, out.lng, out.hasPoint = town.lat, town.lng, true
 	}
+	if out.hasPoint {
+		out.pt = pointOf(float64(out.lat), float64(out.lng))
+	}
 	if town.ok {
 		out.town, out.region = town.id, ix.add(town.region)
 	} else if pc.ok {
@@ -434,7 +475,7 @@ func (b *Builder) served(p schemas.ServicePlace) servedPlace {
 		}
 	}
 	if t := b.town(p.Name, p.Country); t.ok {
-		out.town, out.lat, out.lng, out.hasPoint = t.id, t.lat, t.lng, true
+		out.town, out.pt, out.hasPoint = t.id, pointOf(float64(t.lat), float64(t.lng)), true
 	}
 	return out
 }
@@ -442,21 +483,21 @@ func (b *Builder) served(p schemas.ServicePlace) servedPlace {
 // center is a service radius's circle: around one of the entry's
 // locations, or a point or place it names.
 func (b *Builder) center(rd *schemas.ServiceRadius, r *schemas.SearchRecord, locs []loc) (circle, bool) {
-	c := circle{km: float32(rd.Km)}
+	c := circle{km: rd.Km}
 	switch {
 	case rd.Center.Geo != nil:
-		c.lat, c.lng = float32(rd.Center.Geo.Lat), float32(rd.Center.Geo.Lng)
+		c.pt = pointOf(rd.Center.Geo.Lat, rd.Center.Geo.Lng)
 		return c, true
 	case rd.Center.LocationID != "":
 		for i, l := range r.Locations {
 			if l.ID == rd.Center.LocationID && i < len(locs) && locs[i].hasPoint {
-				c.lat, c.lng = locs[i].lat, locs[i].lng
+				c.pt = locs[i].pt
 				return c, true
 			}
 		}
 	case rd.Center.Place != "":
 		if t := b.town(rd.Center.Place, ""); t.ok {
-			c.lat, c.lng = t.lat, t.lng
+			c.pt = pointOf(float64(t.lat), float64(t.lng))
 			return c, true
 		}
 	}
@@ -475,9 +516,68 @@ func compactCode(s string) string {
 	return b.String()
 }
 
+// postalRef is an entry's location by its postal code.
+type postalRef struct {
+	code string
+	at   int32
+}
+
+// placeIndex files an entry where it is and serves.
+func (b *Builder) placeIndex(at int32, e *ent) {
+	ix := b.ix
+	add := func(l []int32) []int32 {
+		if n := len(l); n > 0 && l[n-1] == at {
+			return l
+		}
+		return append(l, at)
+	}
+	for _, l := range ix.locs[e.locs : e.locs+uint32(e.nlocs)] {
+		if l.town != 0 {
+			ix.byTown[l.town] = add(ix.byTown[l.town])
+		}
+		if f := ix.str(l.folded); f != "" {
+			ix.byName[f] = add(ix.byName[f])
+		}
+		if l.postal.n > 0 {
+			ix.postal[l.country] = append(ix.postal[l.country], postalRef{ix.str(l.postal), at})
+		}
+	}
+	for _, a := range ix.areas[e.areas : e.areas+uint32(e.nareas)] {
+		switch a.kind {
+		case placeCountry:
+			ix.byCountry[a.country] = add(ix.byCountry[a.country])
+		case placeRegion:
+			k := ix.str(a.region)
+			ix.byRegion[k] = add(ix.byRegion[k])
+		default:
+			if a.town != 0 {
+				ix.byTown[a.town] = add(ix.byTown[a.town])
+			}
+		}
+		if f := ix.str(a.folded); f != "" {
+			ix.byName[f] = add(ix.byName[f])
+		}
+	}
+	if e.nradii > 0 {
+		ix.withRadii = append(ix.withRadii, at)
+	}
+	if e.anywhere {
+		ix.anywhere = append(ix.anywhere, at)
+	}
+}
+
 // Build finishes the index.
 func (b *Builder) Build() *Index {
 	ix := b.ix
+	for c, l := range ix.postal {
+		slices.SortFunc(l, func(a, b postalRef) int {
+			if a.code != b.code {
+				return strings.Compare(a.code, b.code)
+			}
+			return int(a.at - b.at)
+		})
+		ix.postal[c] = l
+	}
 	ix.vocab = make([]string, len(b.lists))
 	for w, id := range ix.terms {
 		ix.vocab[id] = w
@@ -534,6 +634,12 @@ func (ix *Index) Len() int { return len(ix.ents) }
 // replaces an earlier layer's).
 func (ix *Index) Has(id string) bool {
 	_, ok := ix.ids[id]
+	return ok
+}
+
+// hasBytes is Has for an ID in another index's arena, without a copy.
+func (ix *Index) hasBytes(id []byte) bool {
+	_, ok := ix.ids[string(id)]
 	return ok
 }
 

@@ -123,12 +123,13 @@ type runner struct {
 	// needed is how many of the query's words an entry must match.
 	needed int
 	// cats are the categories the category filter keeps (nil: any).
-	cats    map[uint16]bool
-	noCat   bool // the category filter names no category
-	hour    uint64
-	now     int64
-	radius  float64
-	placeLL [2]float64
+	cats   map[uint16]bool
+	noCat  bool // the category filter names no category
+	hour   uint64
+	now    int64
+	radius float64
+	place  point
+	kind   int // the kind filter's number; -1 any
 }
 
 func (r *runner) prepare() {
@@ -149,9 +150,23 @@ func (r *runner) prepare() {
 	r.now = q.Now.Unix()
 	r.radius = q.RadiusKm
 	if q.Place != nil {
-		r.placeLL = [2]float64{q.Place.Place.Lat, q.Place.Place.Lng}
+		r.place = pointOf(q.Place.Place.Lat, q.Place.Place.Lng)
+	}
+	r.kind = -1
+	if q.Kind != "" {
+		k, _ := number(kinds, q.Kind)
+		r.kind = int(k)
 	}
 }
+
+const (
+	statusVerified  = 2 // in statuses
+	statusSuspended = 4
+	capAccepting    = 1 // in capacities
+	capLimited      = 2
+)
+
+var touchedPool sync.Pool // *[]int32
 
 var accPool sync.Pool // *[]uint64
 
@@ -174,36 +189,155 @@ func (r *runner) layer(ix *Index, later []*Index) {
 	} else {
 		acc = make([]uint64, len(ix.ents))
 	}
-	var touched []int32
-	mark := func(word int, shift int, p uint32) {
-		e := p >> 1
-		w := uint64(1 + p&1)
-		b := uint(word*2 + shift)
-		cur := acc[e]
-		if cur == 0 {
-			touched = append(touched, int32(e))
+	tp, _ := touchedPool.Get().(*[]int32)
+	if tp == nil {
+		tp = new([]int32)
+	}
+	touched := (*tp)[:0]
+	// Each word's postings, and which words are rare: found in at most a
+	// fiftieth of the entries (and at most 2,000). With a rare word, only
+	// rare words find entries and count for the words needed; common ones
+	// ("shop", "entreprise") add to the fit of the entries found.
+	words := q.Words[:min(len(q.Words), maxWords)]
+	lists := make([][][]uint32, len(words))
+	limit := max(2000, len(ix.ents)/50)
+	nrare := 0
+	rare := make([]bool, len(words))
+	for i, w := range words {
+		lists[i] = r.postings(ix, w)
+		n := 0
+		for _, l := range lists[i] {
+			n += len(l)
 		}
-		if (cur>>b)&3 < w {
-			acc[e] = cur&^(3<<b) | w<<b
+		if rare[i] = n <= limit; rare[i] {
+			nrare++
 		}
 	}
-	for i, w := range q.Words[:min(len(q.Words), maxWords)] {
-		r.lookup(ix, w, func(p uint32) { mark(i, 0, p) })
+	needed, mask := r.needed, uint32(0xFFFFFFFF)
+	if nrare > 0 && nrare < len(words) {
+		needed = min(2, (nrare+1)/2)
+		mask = 0
+		for i := range words {
+			if rare[i] {
+				mask |= 3 << (2 * i)
+			}
+		}
 	}
-	for i, w := range q.Outcome[:min(len(q.Outcome), maxWords)] {
-		r.lookup(ix, w, func(p uint32) { mark(i, 32, p) })
+	for pass := range 2 {
+		for i := range words {
+			// Rare words first: they find the entries.
+			if (pass == 0) != (mask&(3<<(2*i)) != 0) {
+				continue
+			}
+			b := uint(2 * i)
+			for _, l := range lists[i] {
+				for _, p := range l {
+					e := p >> 1
+					cur := acc[e]
+					if cur == 0 {
+						if pass == 1 {
+							continue
+						}
+						touched = append(touched, int32(e))
+					}
+					if w := uint64(1 + p&1); (cur>>b)&3 < w {
+						acc[e] = cur&^(3<<b) | w<<b
+					}
+				}
+			}
+		}
+	}
+	// The outcome's words only order what the query found.
+	for i, w := range q.Outcome[:min(len(q.Outcome), maxWords-1)] { // bit 63 marks an entry seen
+		b := uint(32 + 2*i)
+		for _, l := range r.postings(ix, w) {
+			for _, p := range l {
+				e := p >> 1
+				if cur := acc[e]; cur != 0 {
+					if w := uint64(1 + p&1); (cur>>b)&3 < w {
+						acc[e] = cur&^(3<<b) | w<<b
+					}
+				}
+			}
+		}
+	}
+	// With a place, tier 1 first, from the place index: when it fills
+	// the page, nothing after it can come before (the tier leads the
+	// order), and the rest is only set back.
+	const seen = 1 << 63
+	full := false
+	if q.Place != nil || q.PlaceName != "" || q.Postal != "" {
+		r.tierOne(ix, func(at int32) {
+			v := acc[at]
+			if v == 0 || v&seen != 0 {
+				return
+			}
+			acc[at] = v | seen
+			if matched(uint32(v)&mask) >= needed {
+				r.consider(ix, at, v, later)
+			}
+		})
+		full = len(r.top) == r.limit
 	}
 	for _, at := range touched {
 		v := acc[at]
 		acc[at] = 0
-		words := uint32(v)
-		if matched(words) < r.needed {
+		if full || v&seen != 0 || matched(uint32(v)&mask) < needed {
 			continue
 		}
 		r.consider(ix, at, v, later)
 	}
-	clear(acc) // nothing is left set, but be sure when a lookup panicked
-	accPool.Put(&acc)
+	accPool.Put(&acc) // every entry touched was set back to 0
+	*tp = touched
+	touchedPool.Put(tp)
+}
+
+// tierOne calls fn with every entry of the index that may be in the
+// query's place or serve it (where decides): located in the town or
+// serving it by name, its region or its country; with a postal code
+// that starts with the one searched; with a radius (each is looked at);
+// or, for a place nobody knows, giving its name. An entry may come more
+// than once.
+func (r *runner) tierOne(ix *Index, fn func(int32)) {
+	q := r.q
+	each := func(l []int32) {
+		for _, at := range l {
+			fn(at)
+		}
+	}
+	if q.Place == nil {
+		if q.Postal != "" {
+			r.postalRange(ix, q.Country, fn)
+		} else {
+			each(ix.byName[q.PlaceName])
+		}
+		return
+	}
+	p := &q.Place.Place
+	if q.Postal != "" {
+		r.postalRange(ix, p.Country, fn)
+	} else {
+		each(ix.byTown[uint32(p.ID)])
+	}
+	if p.RegionKey != "" {
+		each(ix.byRegion[p.RegionKey])
+	}
+	var cc [2]byte
+	copy(cc[:], p.Country)
+	each(ix.byCountry[cc])
+	each(ix.withRadii)
+}
+
+// postalRange calls fn with the entries of a country whose postal code
+// starts with the one searched.
+func (r *runner) postalRange(ix *Index, country string, fn func(int32)) {
+	var cc [2]byte
+	copy(cc[:], country)
+	l := ix.postal[cc]
+	i, _ := slices.BinarySearchFunc(l, r.q.Postal, func(a postalRef, code string) int { return strings.Compare(a.code, code) })
+	for ; i < len(l) && strings.HasPrefix(l[i].code, r.q.Postal); i++ {
+		fn(l[i].at)
+	}
 }
 
 // matched is how many words a packed set of 2-bit weights names.
@@ -216,54 +350,52 @@ func fitOf(w uint32) int {
 	return bits.OnesCount32(w&0x55555555) + 2*bits.OnesCount32(w&0xAAAAAAAA)
 }
 
-// lookup calls fn with the postings of every entry word and category
-// word a query word matches: by any of its readings, and for a reading
-// of four letters or more, the words it starts or ends.
-func (r *runner) lookup(ix *Index, word string, fn func(p uint32)) {
+// postings are the posting lists of every entry word and category word
+// a query word matches: by any of its readings, and for a reading of four
+// letters or more, the words it starts or ends. Each list once.
+func (r *runner) postings(ix *Index, word string) [][]uint32 {
 	cw := ix.cw
+	var out [][]uint32
+	termSeen := map[int32]bool{}
+	catSeen := map[uint16]bool{}
+	term := func(t int32) {
+		if !termSeen[t] {
+			termSeen[t] = true
+			out = append(out, ix.post[ix.start[t]:ix.start[t+1]])
+		}
+	}
+	cats := func(w string) {
+		for _, c := range cw.words[w] {
+			if !catSeen[c] {
+				catSeen[c] = true
+				out = append(out, ix.catPost[ix.catStart[c]:ix.catStart[c+1]])
+			}
+		}
+	}
 	var buf [24]string
 	for _, rd := range terms.Readings(buf[:0], r.q.Lang, word) {
-		emitTerm := func(t int32) {
-			for _, p := range ix.post[ix.start[t]:ix.start[t+1]] {
-				fn(p)
-			}
-		}
-		emitCats := func(w string) {
-			for _, c := range cw.words[w] {
-				for _, p := range ix.catPost[ix.catStart[c]:ix.catStart[c+1]] {
-					fn(p)
-				}
-			}
-		}
 		if t, ok := ix.terms[rd]; ok {
-			emitTerm(t)
+			term(t)
 		}
-		emitCats(rd)
+		cats(rd)
 		if len([]rune(rd)) < 4 {
 			continue
 		}
 		for i, n := prefixRange(ix.vocab, rd); n > 0; i, n = i+1, n-1 {
-			if ix.vocab[i] != rd {
-				emitTerm(int32(i))
-			}
+			term(int32(i))
 		}
 		rev := reversed(rd)
 		for i, n := prefixRange(ix.reverse, rev); n > 0; i, n = i+1, n-1 {
-			if ix.reverse[i] != rev {
-				emitTerm(ix.rterm[i])
-			}
+			term(ix.rterm[i])
 		}
 		for i, n := prefixRange(cw.vocab, rd); n > 0; i, n = i+1, n-1 {
-			if cw.vocab[i] != rd {
-				emitCats(cw.vocab[i])
-			}
+			cats(cw.vocab[i])
 		}
 		for i, n := prefixRange(cw.reverse, rev); n > 0; i, n = i+1, n-1 {
-			if cw.reverse[i] != rev {
-				emitCats(reversed(cw.reverse[i]))
-			}
+			cats(reversed(cw.reverse[i]))
 		}
 	}
+	return out
 }
 
 // prefixRange is where the sorted words starting with p are: from i, n
@@ -281,20 +413,11 @@ func prefixRange(sorted []string, p string) (int, int) {
 func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index) {
 	q := r.q
 	e := &ix.ents[at]
-	if schemas.EntryStatus(statuses[e.status]) == schemas.StatusSuspended {
+	if e.status == statusSuspended || (r.kind >= 0 && int(e.kind) != r.kind) || (q.VerifiedOnly && e.status != statusVerified) {
 		return
 	}
-	if q.Kind != "" && kinds[e.kind] != q.Kind {
+	if q.AcceptingWork && ((e.capStatus != capAccepting && e.capStatus != capLimited) || e.capExpires <= r.now) {
 		return
-	}
-	if q.VerifiedOnly && statuses[e.status] != schemas.StatusVerified {
-		return
-	}
-	if q.AcceptingWork {
-		c := capacities[e.capStatus]
-		if (c != "accepting" && c != "limited") || e.capExpires <= r.now {
-			return
-		}
 	}
 	if r.cats != nil {
 		ok := false
@@ -322,12 +445,9 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index) {
 	if !q.OpenAt.IsZero() && !openAtAny(ix, e, q.OpenAt) {
 		return
 	}
-	if len(later) > 0 {
-		id := ix.str(e.id)
-		for _, l := range later {
-			if l != nil && l.Has(id) {
-				return
-			}
+	for _, l := range later {
+		if l != nil && l.hasBytes(ix.bytes(e.id)) {
+			return
 		}
 	}
 	band := 0
@@ -338,7 +458,7 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index) {
 		}
 	}
 	k := Key{Rank: rank(tier, fitOf(uint32(acc)), fitOf(uint32(acc>>32)), band, mix(e.idHash^r.hour))}
-	if q.After != nil && !q.After.less(Key{Rank: k.Rank, ID: ix.str(e.id)}) {
+	if a := q.After; a != nil && (k.Rank < a.Rank || (k.Rank == a.Rank && string(ix.bytes(e.id)) <= a.ID)) {
 		return
 	}
 	// File it in the page: the smallest keys, in order.
@@ -368,7 +488,7 @@ func (k Key) lessFound(f Found, ix *Index, e *ent) bool {
 	if k.Rank != f.Key.Rank {
 		return k.Rank < f.Key.Rank
 	}
-	return ix.str(e.id) < f.Key.ID
+	return string(ix.bytes(e.id)) < f.Key.ID
 }
 
 // where is an entry's tier for the query's place, its distance, and
@@ -405,7 +525,6 @@ func (r *runner) where(ix *Index, e *ent) (tier int, dist float64, states bool) 
 		return tier, math.NaN(), true
 	}
 	p := &q.Place.Place
-	lat, lng := r.placeLL[0], r.placeLL[1]
 	for i := range locs {
 		l := &locs[i]
 		if q.Postal != "" {
@@ -416,7 +535,7 @@ func (r *runner) where(ix *Index, e *ent) (tier int, dist float64, states bool) 
 			tier = 1
 		}
 		if l.hasPoint {
-			dist = min(dist, places.DistanceKm(lat, lng, float64(l.lat), float64(l.lng)))
+			dist = min(dist, r.place.km(l.pt))
 		}
 	}
 	near := math.Inf(1)
@@ -436,14 +555,14 @@ func (r *runner) where(ix *Index, e *ent) (tier int, dist float64, states bool) 
 				tier = 1
 			}
 			if a.hasPoint {
-				near = min(near, places.DistanceKm(lat, lng, float64(a.lat), float64(a.lng)))
+				near = min(near, r.place.km(a.pt))
 			}
 		}
 	}
 	for i := range radii {
 		c := &radii[i]
-		d := places.DistanceKm(lat, lng, float64(c.lat), float64(c.lng))
-		if d <= float64(c.km) {
+		d := r.place.km(c.pt)
+		if d <= c.km {
 			tier = 1
 		}
 		near = min(near, d)

@@ -94,8 +94,10 @@ func (s *Searcher) Prepare(in schemas.SearchInput, now time.Time) (*Query, error
 	if in.Near != nil {
 		n := in.Near
 		switch {
-		case n.Place != "" && (n.PostalCode != "" || n.Country != ""):
+		case n.Place != "" && n.PostalCode != "":
 			bad.add("near", "give either place, or postalCode with country, not both")
+		case n.Place != "" && n.Country != "":
+			bad.add("near.country", "goes with postalCode only: narrow a place by what follows a comma (Paris, Texas)")
 		case n.Place != "":
 			if l := utf8.RuneCountInString(strings.TrimSpace(n.Place)); l < 2 || l > 100 || !utf8.ValidString(n.Place) {
 				bad.add("near.place", "must be 2 to 100 characters")
