@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -41,6 +42,7 @@ func benchSearch(args []string, stdout, stderr io.Writer) int {
 	reuse := fs.Bool("reuse", false, "reuse the publication an earlier bench search or bench serve left in --dir")
 	nq := fs.Int("queries", 1000, "queries in the mix")
 	nsql := fs.Int("sql", 200, "of them, how many also run as DuckDB SQL (each takes a scan)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the measured queries here")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return 2
 	}
@@ -130,6 +132,14 @@ func benchSearch(args []string, stdout, stderr io.Writer) int {
 			return fail(fmt.Errorf("%+v: %w", q.in, err))
 		}
 	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return fail(err)
+		}
+		pprof.StartCPUProfile(f)
+		defer f.Close()
+	}
 	kinds := []string{"place + words", "postal code + category", "place + words + openAt", "all"}
 	lat := map[string][]time.Duration{}
 	hits := 0
@@ -142,6 +152,7 @@ func benchSearch(args []string, stdout, stderr io.Writer) int {
 		lat[q.kind] = append(lat[q.kind], d)
 		lat["all"] = append(lat["all"], d)
 	}
+	pprof.StopCPUProfile()
 	logf("%d queries, %.1f hits each on average", len(queries), float64(hits)/float64(len(queries)))
 	sqlLat := map[string][]time.Duration{}
 	ours := map[string][]time.Duration{}

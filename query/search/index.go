@@ -53,15 +53,45 @@ type Index struct {
 	// (located in it or serving it by name), served region and country,
 	// postal code (per country, sorted), the names entries give; and the
 	// entries with a service radius or working anywhere.
-	byTown    map[uint32][]int32
-	byRegion  map[string][]int32
-	byCountry map[[2]byte][]int32
-	byName    map[string][]int32
-	postal    map[[2]byte][]postalRef
-	withRadii []int32
-	anywhere  []int32
+	byTown     map[uint32][]int32 // located in the town
+	servesTown map[uint32][]int32 // serving the town by name
+	byRegion   map[string][]int32
+	byCountry  map[[2]byte][]int32
+	byName     map[string][]int32
+	postal     map[[2]byte][]postalRef
+	// radiusCells are the entries with a service radius by the 1°×1°
+	// cells their circles reach.
+	radiusCells map[int32][]int32
+	anywhere    []int32
 
 	cw *categoryWords
+
+	scratch chan *scratch // for reuse by queries (run.go)
+
+	// flags and hashes are what a query reads of every entry it looks
+	// at, kept dense apart from ents so that filtering and ordering a
+	// hundred thousand entries costs a cache line each, not several.
+	flags  []uint16
+	hashes []uint64
+	// idHashes are the hashes of every ID this layer holds or hides: a
+	// layer below looks its entries up here before comparing IDs.
+	idHashes map[uint64]bool
+}
+
+// Entry flags.
+const (
+	flagStatus    = 7      // the status's number
+	flagPerson    = 1 << 3 // kind person
+	flagHours     = 1 << 4 // a location states hours
+	flagAccepting = 1 << 5 // capacity accepting or limited (expiry apart)
+	flagStates    = 1 << 6 // a location or a service area
+	flagAnywhere  = 1 << 7
+)
+
+func idHash(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64()
 }
 
 // ref is a string in the arena.
@@ -92,6 +122,7 @@ type ent struct {
 	kind, status     uint8
 	level, capStatus uint8
 	anywhere         bool
+	hours            bool  // a location states hours
 	capExpires       int64 // Unix seconds
 }
 
@@ -149,6 +180,53 @@ func pointOf(lat, lng float64) point {
 	return point{float32(math.Cos(φ) * math.Cos(λ)), float32(math.Cos(φ) * math.Sin(λ)), float32(math.Sin(φ))}
 }
 
+// cellOf is the 1°×1° cell of a point.
+func cellOf(lat, lng float64) int32 {
+	la := int32(math.Floor(min(max(lat, -90), 89.999)))
+	lo := int32(math.Floor(min(max(lng, -180), 179.999)))
+	return (la+90)<<9 | (lo + 180)
+}
+
+// latLng is a point's latitude and longitude in degrees.
+func (a point) latLng() (float64, float64) {
+	return math.Asin(float64(a.z)) * 180 / math.Pi, math.Atan2(float64(a.y), float64(a.x)) * 180 / math.Pi
+}
+
+// cells are the 1°×1° cells a circle reaches (its bounding box, with a
+// margin; every longitude near a pole).
+func (c circle) cells() []int32 {
+	lat, lng := c.pt.latLng()
+	dLat := c.km/111.0 + 0.01
+	cos := math.Cos(lat * math.Pi / 180)
+	dLng := 360.0
+	if cos > 0.05 {
+		dLng = min(360, c.km/(111.0*cos)+0.01)
+	}
+	var out []int32
+	for la := math.Floor(lat - dLat); la <= lat+dLat; la++ {
+		if la < -90 || la >= 90 {
+			continue
+		}
+		if dLng >= 180 {
+			for lo := -180.0; lo < 180; lo++ {
+				out = append(out, cellOf(la, lo))
+			}
+			continue
+		}
+		for lo := math.Floor(lng - dLng); lo <= lng+dLng; lo++ {
+			w := lo
+			if w < -180 {
+				w += 360
+			} else if w >= 180 {
+				w -= 360
+			}
+			out = append(out, cellOf(la, w))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // earthKm is the mean Earth radius GeoNames' distances use.
 const earthKm = 6371.0088
 
@@ -197,8 +275,8 @@ func NewBuilder(gaz *places.Gazetteer) *Builder {
 	cw := loadCategories()
 	return &Builder{
 		ix: &Index{ids: map[string]int32{}, terms: map[string]int32{}, known: map[string]bool{}, cw: cw,
-			byTown: map[uint32][]int32{}, byRegion: map[string][]int32{}, byCountry: map[[2]byte][]int32{},
-			byName: map[string][]int32{}, postal: map[[2]byte][]postalRef{},
+			byTown: map[uint32][]int32{}, servesTown: map[uint32][]int32{}, byRegion: map[string][]int32{}, byCountry: map[[2]byte][]int32{},
+			byName: map[string][]int32{}, postal: map[[2]byte][]postalRef{}, radiusCells: map[int32][]int32{},
 			zones: []*time.Location{time.UTC}},
 		gaz: gaz, catList: make([][]uint32, len(cw.codes)),
 		zoneIDs: map[string]uint16{"": 0, "UTC": 0}, towns: map[string]townInfo{}, postals: map[string]townInfo{},
@@ -218,9 +296,7 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	at := int32(len(ix.ents))
 	e := ent{id: ix.add(r.ID), slug: ix.add(r.Slug), texts: uint32(len(ix.texts)), cats: uint32(len(ix.cats)),
 		locs: uint32(len(ix.locs)), areas: uint32(len(ix.areas)), radii: uint32(len(ix.radii))}
-	h := fnv.New64a()
-	h.Write([]byte(r.ID))
-	e.idHash = h.Sum64()
+	e.idHash = idHash(r.ID)
 	var ok bool
 	if e.kind, ok = number(kinds, r.Kind); !ok {
 		return fmt.Errorf("search: entry %s: kind %q", r.ID, r.Kind)
@@ -294,6 +370,9 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 		}
 	}
 	e.nlocs = uint8(len(ix.locs) - int(e.locs))
+	for _, l := range ix.locs[e.locs:] {
+		e.hours = e.hours || l.hasHours
+	}
 	if sa := r.ServiceArea; sa != nil {
 		e.anywhere = sa.Anywhere
 		for _, p := range sa.Places {
@@ -319,6 +398,24 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	}
 	ix.ids[r.ID] = at
 	ix.ents = append(ix.ents, e)
+	f := uint16(e.status)
+	if e.kind == 1 {
+		f |= flagPerson
+	}
+	if e.hours {
+		f |= flagHours
+	}
+	if e.capStatus == capAccepting || e.capStatus == capLimited {
+		f |= flagAccepting
+	}
+	if e.nlocs > 0 || e.nareas > 0 || e.nradii > 0 || e.anywhere {
+		f |= flagStates
+	}
+	if e.anywhere {
+		f |= flagAnywhere
+	}
+	ix.flags = append(ix.flags, f)
+	ix.hashes = append(ix.hashes, e.idHash)
 	b.placeIndex(at, &e)
 	return nil
 }
@@ -551,15 +648,17 @@ func (b *Builder) placeIndex(at int32, e *ent) {
 			ix.byRegion[k] = add(ix.byRegion[k])
 		default:
 			if a.town != 0 {
-				ix.byTown[a.town] = add(ix.byTown[a.town])
+				ix.servesTown[a.town] = add(ix.servesTown[a.town])
 			}
 		}
 		if f := ix.str(a.folded); f != "" {
 			ix.byName[f] = add(ix.byName[f])
 		}
 	}
-	if e.nradii > 0 {
-		ix.withRadii = append(ix.withRadii, at)
+	for _, c := range ix.radii[e.radii : e.radii+uint32(e.nradii)] {
+		for _, cell := range c.cells() {
+			ix.radiusCells[cell] = add(ix.radiusCells[cell])
+		}
 	}
 	if e.anywhere {
 		ix.anywhere = append(ix.anywhere, at)
@@ -623,6 +722,11 @@ func (b *Builder) Build() *Index {
 		ix.catPost = append(ix.catPost, l...)
 	}
 	ix.catStart[len(b.catList)] = uint32(len(ix.catPost))
+	ix.scratch = make(chan *scratch, 8)
+	ix.idHashes = make(map[uint64]bool, len(ix.ids))
+	for id := range ix.ids {
+		ix.idHashes[idHash(id)] = true
+	}
 	b.ix = nil
 	return ix
 }
@@ -637,8 +741,11 @@ func (ix *Index) Has(id string) bool {
 	return ok
 }
 
-// hasBytes is Has for an ID in another index's arena, without a copy.
-func (ix *Index) hasBytes(id []byte) bool {
+// holds is Has for an entry of another layer, by its hash first.
+func (ix *Index) holds(hash uint64, id []byte) bool {
+	if !ix.idHashes[hash] {
+		return false
+	}
 	_, ok := ix.ids[string(id)]
 	return ok
 }

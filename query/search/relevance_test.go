@@ -56,8 +56,21 @@ func allHits(t *testing.T, s *search.Searcher, in schemas.SearchInput, now time.
 }
 
 // TestRelevance runs the relevance test set (SEARCH-01..35): every case
-// must pass.
+// must pass, whichever way tier 1 is weighed.
 func TestRelevance(t *testing.T) {
+	for _, path := range []struct {
+		name string
+		p    int
+	}{{"chosen", 0}, {"lookup", 1}, {"postings", 2}} {
+		t.Run(path.name, func(t *testing.T) {
+			search.SetWeighPath(path.p)
+			defer search.SetWeighPath(0)
+			relevance(t)
+		})
+	}
+}
+
+func relevance(t *testing.T) {
 	raw, err := os.ReadFile("testdata/relevance.json")
 	if err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/daawid/registry/query/places"
@@ -130,6 +129,22 @@ type runner struct {
 	radius float64
 	place  point
 	kind   int // the kind filter's number; -1 any
+	// An entry's flags must have reqVal under reqMask to be found: the
+	// filters that the flags say (hours, capacity, kind, status, saying
+	// where it is), read before anything else of it.
+	reqMask, reqVal uint16
+}
+
+// eligible reports whether an entry's flags pass the query's filters.
+func (r *runner) eligible(f uint16) bool {
+	return f&r.reqMask == r.reqVal && f&flagStatus != statusSuspended
+}
+
+// fitted is an entry found, with its words and fit.
+type fitted struct {
+	at  int32
+	fit uint16 // fit << 5 | outcome fit, each at most 31
+	acc uint64
 }
 
 func (r *runner) prepare() {
@@ -156,6 +171,22 @@ func (r *runner) prepare() {
 	if q.Kind != "" {
 		k, _ := number(kinds, q.Kind)
 		r.kind = int(k)
+		r.reqMask |= flagPerson
+		if q.Kind == schemas.KindPerson {
+			r.reqVal |= flagPerson
+		}
+	}
+	if !q.OpenAt.IsZero() {
+		r.reqMask, r.reqVal = r.reqMask|flagHours, r.reqVal|flagHours
+	}
+	if q.AcceptingWork {
+		r.reqMask, r.reqVal = r.reqMask|flagAccepting, r.reqVal|flagAccepting
+	}
+	if q.VerifiedOnly {
+		r.reqMask, r.reqVal = r.reqMask|flagStatus, r.reqVal|statusVerified
+	}
+	if q.Place != nil || q.PlaceName != "" || q.Postal != "" {
+		r.reqMask, r.reqVal = r.reqMask|flagStates, r.reqVal|flagStates
 	}
 }
 
@@ -166,9 +197,39 @@ const (
 	capLimited      = 2
 )
 
-var touchedPool sync.Pool // *[]int32
+// scratch is what a query over an index works in: a word tally per
+// entry (all zero between queries), the entries touched, the entries
+// found by fit. An index keeps a few for reuse: a pool the garbage
+// collector empties would make a query allocate megabytes.
+type scratch struct {
+	acc     []uint64
+	touched []int32
+	byFit   []fitted
+	t1      []int32
+	clean   bool // the query using it finished
+}
 
-var accPool sync.Pool // *[]uint64
+func (ix *Index) getScratch() *scratch {
+	select {
+	case sc := <-ix.scratch:
+		return sc
+	default:
+		return &scratch{acc: make([]uint64, len(ix.ents))}
+	}
+}
+
+// putScratch keeps a scratch for the next query, unless the query did
+// not finish (a panic left its tally dirty: it is dropped).
+func (ix *Index) putScratch(sc *scratch) {
+	if !sc.clean {
+		return
+	}
+	sc.clean = false
+	select {
+	case ix.scratch <- sc:
+	default:
+	}
+}
 
 // layer runs the query over one index; later are the layers that replace
 // its entries.
@@ -179,21 +240,13 @@ func (r *runner) layer(ix *Index, later []*Index) {
 	}
 	if len(q.Words) == 0 {
 		for at := range ix.ents {
-			r.consider(ix, int32(at), 0, later)
+			r.consider(ix, int32(at), 0, later, false)
 		}
 		return
 	}
-	var acc []uint64
-	if p, ok := accPool.Get().(*[]uint64); ok && cap(*p) >= len(ix.ents) {
-		acc = (*p)[:len(ix.ents)]
-	} else {
-		acc = make([]uint64, len(ix.ents))
-	}
-	tp, _ := touchedPool.Get().(*[]int32)
-	if tp == nil {
-		tp = new([]int32)
-	}
-	touched := (*tp)[:0]
+	sc := ix.getScratch()
+	defer ix.putScratch(sc)
+	acc, touched := sc.acc, sc.touched[:0]
 	// Each word's postings, and which words are rare: found in at most a
 	// fiftieth of the entries (and at most 2,000). With a rare word, only
 	// rare words find entries and count for the words needed; common ones
@@ -223,73 +276,163 @@ func (r *runner) layer(ix *Index, later []*Index) {
 			}
 		}
 	}
-	for pass := range 2 {
-		for i := range words {
-			// Rare words first: they find the entries.
-			if (pass == 0) != (mask&(3<<(2*i)) != 0) {
-				continue
-			}
-			b := uint(2 * i)
-			for _, l := range lists[i] {
-				for _, p := range l {
-					e := p >> 1
-					cur := acc[e]
-					if cur == 0 {
-						if pass == 1 {
-							continue
-						}
-						touched = append(touched, int32(e))
-					}
-					if w := uint64(1 + p&1); (cur>>b)&3 < w {
-						acc[e] = cur&^(3<<b) | w<<b
-					}
-				}
-			}
-		}
+	var olists [][][]uint32
+	for _, w := range q.Outcome[:min(len(q.Outcome), maxWords-1)] { // bit 63 marks an entry seen
+		olists = append(olists, r.postings(ix, w))
 	}
-	// The outcome's words only order what the query found.
-	for i, w := range q.Outcome[:min(len(q.Outcome), maxWords-1)] { // bit 63 marks an entry seen
-		b := uint(32 + 2*i)
-		for _, l := range r.postings(ix, w) {
-			for _, p := range l {
-				e := p >> 1
-				if cur := acc[e]; cur != 0 {
-					if w := uint64(1 + p&1); (cur>>b)&3 < w {
-						acc[e] = cur&^(3<<b) | w<<b
-					}
-				}
-			}
-		}
-	}
+	const seen = 1 << 63
+	hasPlace := q.Place != nil || q.PlaceName != "" || q.Postal != ""
+	full := false
 	// With a place, tier 1 first, from the place index: when it fills
 	// the page, nothing after it can come before (the tier leads the
-	// order), and the rest is only set back.
-	const seen = 1 << 63
-	full := false
-	if q.Place != nil || q.PlaceName != "" || q.Postal != "" {
-		r.tierOne(ix, func(at int32) {
+	// order). When the place's entries are few beside the words'
+	// postings, each is weighed by looking its words up (the postings are
+	// sorted), and a full page spares the pass over the postings.
+	if hasPlace {
+		t1 := sc.t1[:0]
+		r.tierOne(ix, func(at int32, sure bool) {
+			if sure {
+				at |= sureBit
+			}
+			t1 = append(t1, at)
+		})
+		sc.t1 = t1
+		nlists, npost := 0, 0
+		for i := range words {
+			nlists += len(lists[i])
+			if mask&(3<<(2*i)) != 0 {
+				for _, l := range lists[i] {
+					npost += len(l)
+				}
+			}
+		}
+		for _, ol := range olists {
+			nlists += len(ol)
+		}
+		lookUp := len(t1)*nlists*20 < npost*3
+		if weighPath != 0 {
+			lookUp = weighPath == 1
+		}
+		if lookUp {
+			for _, t := range t1 {
+				at, sure := t&^sureBit, t&sureBit != 0
+				if acc[at] != 0 || !r.eligible(ix.flags[at]) {
+					continue
+				}
+				v := weigh(lists, olists, at)
+				acc[at] = v | seen
+				touched = append(touched, at)
+				if matched(uint32(v)&mask) >= needed {
+					r.consider(ix, at, v, later, sure)
+				}
+			}
+			full = len(r.top) == r.limit
+		}
+	}
+	if !full {
+		flags := ix.flags
+		for pass := range 2 {
+			for i := range words {
+				// Rare words first: they find the entries.
+				if (pass == 0) != (mask&(3<<(2*i)) != 0) {
+					continue
+				}
+				b := uint(2 * i)
+				for _, l := range lists[i] {
+					for _, p := range l {
+						e := p >> 1
+						if pass == 0 && !r.eligible(flags[e]) {
+							continue
+						}
+						cur := acc[e]
+						if cur == 0 {
+							if pass == 1 {
+								continue
+							}
+							touched = append(touched, int32(e))
+						}
+						if cur&seen == 0 {
+							if w := uint64(1 + p&1); (cur>>b)&3 < w {
+								acc[e] = cur&^(3<<b) | w<<b
+							}
+						}
+					}
+				}
+			}
+		}
+		// The outcome's words only order what the query found.
+		for i, ol := range olists {
+			b := uint(32 + 2*i)
+			for _, l := range ol {
+				for _, p := range l {
+					e := p >> 1
+					if cur := acc[e]; cur != 0 && cur&seen == 0 {
+						if w := uint64(1 + p&1); (cur>>b)&3 < w {
+							acc[e] = cur&^(3<<b) | w<<b
+						}
+					}
+				}
+			}
+		}
+		if hasPlace {
+			r.tierOne(ix, func(at int32, sure bool) {
+				v := acc[at]
+				if v == 0 || v&seen != 0 {
+					return
+				}
+				acc[at] = v | seen
+				if matched(uint32(v)&mask) >= needed {
+					r.consider(ix, at, v, later, sure)
+				}
+			})
+			full = len(r.top) == r.limit
+		}
+	}
+	if !full && hasPlace {
+		// Tier 2: those that work anywhere.
+		for _, at := range ix.anywhere {
 			v := acc[at]
 			if v == 0 || v&seen != 0 {
-				return
+				continue
 			}
 			acc[at] = v | seen
 			if matched(uint32(v)&mask) >= needed {
-				r.consider(ix, at, v, later)
+				r.consider(ix, at, v, later, false)
 			}
-		})
+		}
 		full = len(r.top) == r.limit
 	}
+	// The rest, best fit first: an entry of a lesser fit never comes
+	// before one of a better fit in the same tier, so once the page is
+	// full after a fit, the lesser ones are only set back.
+	byFit := sc.byFit[:0]
 	for _, at := range touched {
 		v := acc[at]
 		acc[at] = 0
 		if full || v&seen != 0 || matched(uint32(v)&mask) < needed {
 			continue
 		}
-		r.consider(ix, at, v, later)
+		byFit = append(byFit, fitted{at: at, acc: v, fit: uint16(min(fitOf(uint32(v)), 31))<<5 | uint16(min(fitOf(uint32(v>>32)), 31))})
 	}
-	accPool.Put(&acc) // every entry touched was set back to 0
-	*tp = touched
-	touchedPool.Put(tp)
+	// The fits present, best first (a few: fit and outcome fit are small
+	// sums); each is one pass over the entries found.
+	var counts [1 << 10]int32
+	for i := range byFit {
+		counts[byFit[i].fit] = counts[byFit[i].fit] + 1
+	}
+	for k := len(counts) - 1; k >= 0 && len(r.top) < r.limit; k-- {
+		if counts[k] == 0 {
+			continue
+		}
+		for i := range byFit {
+			if byFit[i].fit == uint16(k) {
+				r.consider(ix, byFit[i].at, byFit[i].acc, later, false)
+			}
+		}
+	}
+	sc.byFit = byFit
+	sc.touched = touched
+	sc.clean = true // every entry touched was set back to 0
 }
 
 // tierOne calls fn with every entry of the index that may be in the
@@ -298,34 +441,38 @@ func (r *runner) layer(ix *Index, later []*Index) {
 // that starts with the one searched; with a radius (each is looked at);
 // or, for a place nobody knows, giving its name. An entry may come more
 // than once.
-func (r *runner) tierOne(ix *Index, fn func(int32)) {
+func (r *runner) tierOne(ix *Index, fn func(at int32, sure bool)) {
 	q := r.q
-	each := func(l []int32) {
+	each := func(l []int32, sure bool) {
 		for _, at := range l {
-			fn(at)
+			fn(at, sure)
 		}
 	}
+	sure := func(at int32) { fn(at, true) }
 	if q.Place == nil {
 		if q.Postal != "" {
-			r.postalRange(ix, q.Country, fn)
+			r.postalRange(ix, q.Country, sure)
 		} else {
-			each(ix.byName[q.PlaceName])
+			each(ix.byName[q.PlaceName], true)
 		}
 		return
 	}
 	p := &q.Place.Place
 	if q.Postal != "" {
-		r.postalRange(ix, p.Country, fn)
+		r.postalRange(ix, p.Country, sure)
 	} else {
-		each(ix.byTown[uint32(p.ID)])
+		each(ix.byTown[uint32(p.ID)], true)
 	}
+	each(ix.servesTown[uint32(p.ID)], true)
 	if p.RegionKey != "" {
-		each(ix.byRegion[p.RegionKey])
+		each(ix.byRegion[p.RegionKey], true)
 	}
 	var cc [2]byte
 	copy(cc[:], p.Country)
-	each(ix.byCountry[cc])
-	each(ix.withRadii)
+	each(ix.byCountry[cc], true)
+	// A circle reaching the place's cell may not reach the place: where
+	// decides.
+	each(ix.radiusCells[cellOf(p.Lat, p.Lng)], false)
 }
 
 // postalRange calls fn with the entries of a country whose postal code
@@ -338,6 +485,33 @@ func (r *runner) postalRange(ix *Index, country string, fn func(int32)) {
 	for ; i < len(l) && strings.HasPrefix(l[i].code, r.q.Postal); i++ {
 		fn(l[i].at)
 	}
+}
+
+// weighPath forces tier 1's way in tests: 1 looks each entry up, 2 reads
+// the postings; 0 chooses by cost.
+var weighPath int
+
+// weigh is an entry's word tally, found by looking it up in each word's
+// postings (sorted by entry) rather than by reading them.
+func weigh(lists, olists [][][]uint32, at int32) uint64 {
+	var v uint64
+	look := func(ls [][]uint32, b uint) {
+		for _, l := range ls {
+			i, _ := slices.BinarySearch(l, uint32(at)<<1)
+			if i < len(l) && l[i]>>1 == uint32(at) {
+				if w := uint64(1 + l[i]&1); (v>>b)&3 < w {
+					v = v&^(3<<b) | w<<b
+				}
+			}
+		}
+	}
+	for i, ls := range lists {
+		look(ls, uint(2*i))
+	}
+	for i, ls := range olists {
+		look(ls, uint(32+2*i))
+	}
+	return v
 }
 
 // matched is how many words a packed set of 2-bit weights names.
@@ -409,16 +583,49 @@ func prefixRange(sorted []string, p string) (int, int) {
 	return i, n
 }
 
+// sureBit marks an entry of tier 1's list that is surely in tier 1.
+const sureBit = 1 << 30
+
 // consider filters an entry and, when it is kept, files it in the page.
-func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index) {
+// sure says it is in tier 1 (of a query with a place): its distance is
+// then only found if it makes the page.
+func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, sure bool) {
 	q := r.q
+	f := ix.flags[at]
+	status := f & flagStatus
+	if status == statusSuspended || (r.kind >= 0 && (f&flagPerson != 0) != (r.kind == 1)) || (q.VerifiedOnly && status != statusVerified) {
+		return
+	}
+	if q.AcceptingWork && (f&flagAccepting == 0 || ix.ents[at].capExpires <= r.now) {
+		return
+	}
+	if !q.OpenAt.IsZero() && f&flagHours == 0 {
+		return
+	}
+	hasPlace := q.Place != nil || q.PlaceName != "" || q.Postal != ""
+	if hasPlace && f&flagStates == 0 {
+		return
+	}
+	hash := ix.hashes[at]
+	for _, l := range later {
+		if l != nil && l.holds(hash, ix.bytes(ix.ents[at].id)) {
+			return
+		}
+	}
+	tier, dist := 0, math.NaN()
+	if hasPlace && sure {
+		tier = 1
+	}
+	// The rank so far, to leave early what cannot make the page.
+	n := len(r.top)
+	turn := mix(hash ^ r.hour)
+	if tier == 1 || !hasPlace {
+		k := rank(tier, fitOf(uint32(acc)), fitOf(uint32(acc>>32)), 0, turn)
+		if n == r.limit && k > r.top[n-1].Key.Rank {
+			return
+		}
+	}
 	e := &ix.ents[at]
-	if e.status == statusSuspended || (r.kind >= 0 && int(e.kind) != r.kind) || (q.VerifiedOnly && e.status != statusVerified) {
-		return
-	}
-	if q.AcceptingWork && ((e.capStatus != capAccepting && e.capStatus != capLimited) || e.capExpires <= r.now) {
-		return
-	}
 	if r.cats != nil {
 		ok := false
 		for _, c := range ix.cats[e.cats : e.cats+uint32(e.ncats)] {
@@ -431,22 +638,12 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index) {
 			return
 		}
 	}
-	tier, dist := 0, math.NaN()
-	if q.Place != nil || q.PlaceName != "" || q.Postal != "" {
-		var states bool
-		tier, dist, states = r.where(ix, e)
-		if !states {
-			return
-		}
-		if r.radius > 0 && tier == 3 && !(dist <= r.radius) && q.Place != nil {
-			return
-		}
-	}
 	if !q.OpenAt.IsZero() && !openAtAny(ix, e, q.OpenAt) {
 		return
 	}
-	for _, l := range later {
-		if l != nil && l.hasBytes(ix.bytes(e.id)) {
+	if hasPlace && !sure {
+		tier, dist, _ = r.where(ix, e)
+		if r.radius > 0 && tier == 3 && !(dist <= r.radius) && q.Place != nil {
 			return
 		}
 	}
@@ -457,18 +654,17 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index) {
 			band = int(dist / 10)
 		}
 	}
-	k := Key{Rank: rank(tier, fitOf(uint32(acc)), fitOf(uint32(acc>>32)), band, mix(e.idHash^r.hour))}
+	k := Key{Rank: rank(tier, fitOf(uint32(acc)), fitOf(uint32(acc>>32)), band, turn)}
 	if a := q.After; a != nil && (k.Rank < a.Rank || (k.Rank == a.Rank && string(ix.bytes(e.id)) <= a.ID)) {
 		return
 	}
 	// File it in the page: the smallest keys, in order.
-	n := len(r.top)
 	if n == r.limit && !k.lessFound(r.top[n-1], ix, e) {
 		return
 	}
 	k.ID = ix.str(e.id)
-	f := Found{ix: ix, at: at, Key: k, tier: tier, distanceKm: dist}
-	i, _ := slices.BinarySearchFunc(r.top, f, func(a, b Found) int {
+	found := Found{ix: ix, at: at, Key: k, tier: tier, distanceKm: dist}
+	i, _ := slices.BinarySearchFunc(r.top, found, func(a, b Found) int {
 		if a.Key.less(b.Key) {
 			return -1
 		}
@@ -480,7 +676,7 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index) {
 	if n == r.limit {
 		r.top = r.top[:n-1]
 	}
-	r.top = slices.Insert(r.top, i, f)
+	r.top = slices.Insert(r.top, i, found)
 }
 
 // lessFound compares a rank not yet given its ID with a filed hit.
@@ -650,6 +846,11 @@ func (f *Found) Hit(q *Query, baseURL string) schemas.SearchHit {
 	}
 	if e.nlocs > 0 {
 		h.Locality = ix.str(ix.locs[e.locs+uint32(min(e.primary, e.nlocs-1))].locality)
+	}
+	if math.IsNaN(f.distanceKm) && f.tier == 1 && q.Place != nil {
+		// Surely in tier 1, so not placed while filtering.
+		r := runner{q: q, place: pointOf(q.Place.Place.Lat, q.Place.Place.Lng)}
+		_, f.distanceKm, _ = r.where(ix, e)
 	}
 	if !math.IsNaN(f.distanceKm) && q.Place != nil {
 		d := math.Round(f.distanceKm*10) / 10
