@@ -143,16 +143,27 @@ func benchSearch(args []string, stdout, stderr io.Writer) int {
 	kinds := []string{"place + words", "postal code + category", "place + words + openAt", "all"}
 	lat := map[string][]time.Duration{}
 	hits := 0
+	type slow struct {
+		d time.Duration
+		q benchQuery
+	}
+	var slowest []slow
 	for _, q := range queries {
 		d, h, err := run(q)
 		if err != nil {
 			return fail(err)
 		}
+		slowest = append(slowest, slow{d, q})
 		hits += h
 		lat[q.kind] = append(lat[q.kind], d)
 		lat["all"] = append(lat["all"], d)
 	}
 	pprof.StopCPUProfile()
+	slices.SortFunc(slowest, func(a, b slow) int { return int(b.d - a.d) })
+	for _, s := range slowest[:min(5, len(slowest))] {
+		n := s.q.in.Near
+		logf("slow: %.1f ms %q near %q%q category %q openAt %q", float64(s.d.Microseconds())/1000, s.q.in.Query, n.Place, n.PostalCode, s.q.in.Category, s.q.in.OpenAt)
+	}
 	logf("%d queries, %.1f hits each on average", len(queries), float64(hits)/float64(len(queries)))
 	sqlLat := map[string][]time.Duration{}
 	ours := map[string][]time.Duration{}

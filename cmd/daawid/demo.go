@@ -73,7 +73,8 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "\nserving on %s (Ctrl-C stops); try:\n", u)
 		for _, p := range []string{"/holzwerk-krause", "/holzwerk-krause.md", "/holzwerk-krause/en.md", "/holzwerk-krause.json",
 			"/holzwerk-krause/impressum", "/v1/entries/by-slug/holzwerk-krause?lang=en&sections=contact,hours",
-			"/v1/entries/by-domain/www.Holzwerk-Krause.example", "/v1/entries/holzwerk-krause/offerings?q=Schrank", "/llms.txt",
+			"/v1/entries/by-domain/www.Holzwerk-Krause.example", "/v1/entries/holzwerk-krause/offerings?q=Schrank",
+			"/v1/search?q=Tischler+f%C3%BCr+Einbauschrank&place=Wuppertal", "/docs/ranking", "/llms.txt",
 			"/sitemap.xml", "/docs/api", "/schemas/0.1/openapi.json"} {
 			fmt.Fprintf(stdout, "  %s%s\n", u, p)
 		}

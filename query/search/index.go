@@ -73,6 +73,7 @@ type Index struct {
 	// hundred thousand entries costs a cache line each, not several.
 	flags  []uint16
 	hashes []uint64
+	points []point
 	// idHashes are the hashes of every ID this layer holds or hides: a
 	// layer below looks its entries up here before comparing IDs.
 	idHashes map[uint64]bool
@@ -86,6 +87,7 @@ const (
 	flagAccepting = 1 << 5 // capacity accepting or limited (expiry apart)
 	flagStates    = 1 << 6 // a location or a service area
 	flagAnywhere  = 1 << 7
+	flagOnePoint  = 1 << 8 // one location with a point: its distance is points[at]'s
 )
 
 func idHash(id string) uint64 {
@@ -414,8 +416,22 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	if e.anywhere {
 		f |= flagAnywhere
 	}
+	var pt point
+	n := 0
+	for _, l := range ix.locs[e.locs : e.locs+uint32(e.nlocs)] {
+		if l.hasPoint {
+			pt = l.pt
+			n++
+		}
+	}
+	if n == 1 {
+		f |= flagOnePoint
+	} else {
+		pt = point{}
+	}
 	ix.flags = append(ix.flags, f)
 	ix.hashes = append(ix.hashes, e.idHash)
+	ix.points = append(ix.points, pt)
 	b.placeIndex(at, &e)
 	return nil
 }

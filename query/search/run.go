@@ -240,7 +240,7 @@ func (r *runner) layer(ix *Index, later []*Index) {
 	}
 	if len(q.Words) == 0 {
 		for at := range ix.ents {
-			r.consider(ix, int32(at), 0, later, false)
+			r.consider(ix, int32(at), 0, later, tierUnknown)
 		}
 		return
 	}
@@ -253,11 +253,13 @@ func (r *runner) layer(ix *Index, later []*Index) {
 	// ("shop", "entreprise") add to the fit of the entries found.
 	words := q.Words[:min(len(q.Words), maxWords)]
 	lists := make([][][]uint32, len(words))
+	wps := make([]wordPostings, len(words))
 	limit := max(2000, len(ix.ents)/50)
 	nrare := 0
 	rare := make([]bool, len(words))
 	for i, w := range words {
-		lists[i] = r.postings(ix, w)
+		wps[i] = r.postings(ix, w)
+		lists[i] = wps[i].all
 		n := 0
 		for _, l := range lists[i] {
 			n += len(l)
@@ -277,8 +279,11 @@ func (r *runner) layer(ix *Index, later []*Index) {
 		}
 	}
 	var olists [][][]uint32
+	var owps []wordPostings
 	for _, w := range q.Outcome[:min(len(q.Outcome), maxWords-1)] { // bit 63 marks an entry seen
-		olists = append(olists, r.postings(ix, w))
+		wp := r.postings(ix, w)
+		owps = append(owps, wp)
+		olists = append(olists, wp.all)
 	}
 	const seen = 1 << 63
 	hasPlace := q.Place != nil || q.PlaceName != "" || q.Postal != ""
@@ -299,15 +304,15 @@ func (r *runner) layer(ix *Index, later []*Index) {
 		sc.t1 = t1
 		nlists, npost := 0, 0
 		for i := range words {
-			nlists += len(lists[i])
+			nlists += len(wps[i].terms) + 1
 			if mask&(3<<(2*i)) != 0 {
 				for _, l := range lists[i] {
 					npost += len(l)
 				}
 			}
 		}
-		for _, ol := range olists {
-			nlists += len(ol)
+		for _, wp := range owps {
+			nlists += len(wp.terms) + 1
 		}
 		lookUp := len(t1)*nlists*20 < npost*3
 		if weighPath != 0 {
@@ -319,11 +324,11 @@ func (r *runner) layer(ix *Index, later []*Index) {
 				if acc[at] != 0 || !r.eligible(ix.flags[at]) {
 					continue
 				}
-				v := weigh(lists, olists, at)
+				v := weigh(ix, wps, owps, at)
 				acc[at] = v | seen
 				touched = append(touched, at)
 				if matched(uint32(v)&mask) >= needed {
-					r.consider(ix, at, v, later, sure)
+					r.consider(ix, at, v, later, tierIf(sure))
 				}
 			}
 			full = len(r.top) == r.limit
@@ -382,7 +387,7 @@ func (r *runner) layer(ix *Index, later []*Index) {
 				}
 				acc[at] = v | seen
 				if matched(uint32(v)&mask) >= needed {
-					r.consider(ix, at, v, later, sure)
+					r.consider(ix, at, v, later, tierIf(sure))
 				}
 			})
 			full = len(r.top) == r.limit
@@ -397,7 +402,7 @@ func (r *runner) layer(ix *Index, later []*Index) {
 			}
 			acc[at] = v | seen
 			if matched(uint32(v)&mask) >= needed {
-				r.consider(ix, at, v, later, false)
+				r.consider(ix, at, v, later, tierUnknown)
 			}
 		}
 		full = len(r.top) == r.limit
@@ -426,7 +431,7 @@ func (r *runner) layer(ix *Index, later []*Index) {
 		}
 		for i := range byFit {
 			if byFit[i].fit == uint16(k) {
-				r.consider(ix, byFit[i].at, byFit[i].acc, later, false)
+				r.consider(ix, byFit[i].at, byFit[i].acc, later, tierThree)
 			}
 		}
 	}
@@ -487,16 +492,25 @@ func (r *runner) postalRange(ix *Index, country string, fn func(int32)) {
 	}
 }
 
+func tierIf(sure bool) int {
+	if sure {
+		return tierOne
+	}
+	return tierUnknown
+}
+
 // weighPath forces tier 1's way in tests: 1 looks each entry up, 2 reads
 // the postings; 0 chooses by cost.
 var weighPath int
 
 // weigh is an entry's word tally, found by looking it up in each word's
 // postings (sorted by entry) rather than by reading them.
-func weigh(lists, olists [][][]uint32, at int32) uint64 {
+func weigh(ix *Index, words, outcome []wordPostings, at int32) uint64 {
 	var v uint64
-	look := func(ls [][]uint32, b uint) {
-		for _, l := range ls {
+	e := &ix.ents[at]
+	cats := ix.cats[e.cats : e.cats+uint32(e.ncats)]
+	look := func(wp *wordPostings, b uint) {
+		for _, l := range wp.terms {
 			i, _ := slices.BinarySearch(l, uint32(at)<<1)
 			if i < len(l) && l[i]>>1 == uint32(at) {
 				if w := uint64(1 + l[i]&1); (v>>b)&3 < w {
@@ -504,12 +518,20 @@ func weigh(lists, olists [][][]uint32, at int32) uint64 {
 				}
 			}
 		}
+		// A category's words are strong for every entry of it (and of
+		// its sector's categories).
+		for _, c := range cats {
+			if slices.Contains(wp.cats, c) || slices.Contains(wp.cats, ix.cw.sector[c]) {
+				v = v&^(3<<b) | 2<<b
+				break
+			}
+		}
 	}
-	for i, ls := range lists {
-		look(ls, uint(2*i))
+	for i := range words {
+		look(&words[i], uint(2*i))
 	}
-	for i, ls := range olists {
-		look(ls, uint(32+2*i))
+	for i := range outcome {
+		look(&outcome[i], uint(32+2*i))
 	}
 	return v
 }
@@ -524,25 +546,37 @@ func fitOf(w uint32) int {
 	return bits.OnesCount32(w&0x55555555) + 2*bits.OnesCount32(w&0xAAAAAAAA)
 }
 
+// wordPostings are what a query word matches: the posting lists of the
+// entry words (terms) and the categories (and sectors) whose words it
+// matches (cats); all holds every list, the categories' too.
+type wordPostings struct {
+	all   [][]uint32
+	terms [][]uint32
+	cats  []uint16
+}
+
 // postings are the posting lists of every entry word and category word
 // a query word matches: by any of its readings, and for a reading of four
 // letters or more, the words it starts or ends. Each list once.
-func (r *runner) postings(ix *Index, word string) [][]uint32 {
+func (r *runner) postings(ix *Index, word string) wordPostings {
 	cw := ix.cw
-	var out [][]uint32
+	var out wordPostings
 	termSeen := map[int32]bool{}
 	catSeen := map[uint16]bool{}
 	term := func(t int32) {
 		if !termSeen[t] {
 			termSeen[t] = true
-			out = append(out, ix.post[ix.start[t]:ix.start[t+1]])
+			l := ix.post[ix.start[t]:ix.start[t+1]]
+			out.all = append(out.all, l)
+			out.terms = append(out.terms, l)
 		}
 	}
 	cats := func(w string) {
 		for _, c := range cw.words[w] {
 			if !catSeen[c] {
 				catSeen[c] = true
-				out = append(out, ix.catPost[ix.catStart[c]:ix.catStart[c+1]])
+				out.cats = append(out.cats, c)
+				out.all = append(out.all, ix.catPost[ix.catStart[c]:ix.catStart[c+1]])
 			}
 		}
 	}
@@ -586,10 +620,17 @@ func prefixRange(sorted []string, p string) (int, int) {
 // sureBit marks an entry of tier 1's list that is surely in tier 1.
 const sureBit = 1 << 30
 
+// What consider knows of an entry's tier before looking (with a place):
+// nothing, surely tier 1 (its distance is then only found if it makes
+// the page), or surely tier 3 (tiers 1 and 2 were all looked at first).
+const (
+	tierUnknown = 0
+	tierOne     = 1
+	tierThree   = 3
+)
+
 // consider filters an entry and, when it is kept, files it in the page.
-// sure says it is in tier 1 (of a query with a place): its distance is
-// then only found if it makes the page.
-func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, sure bool) {
+func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, known int) {
 	q := r.q
 	f := ix.flags[at]
 	status := f & flagStatus
@@ -613,14 +654,27 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, sure 
 		}
 	}
 	tier, dist := 0, math.NaN()
-	if hasPlace && sure {
-		tier = 1
+	if hasPlace {
+		tier = known
 	}
 	// The rank so far, to leave early what cannot make the page.
 	n := len(r.top)
 	turn := mix(hash ^ r.hour)
-	if tier == 1 || !hasPlace {
-		k := rank(tier, fitOf(uint32(acc)), fitOf(uint32(acc>>32)), 0, turn)
+	if tier == tierThree && q.Place != nil && f&flagOnePoint != 0 {
+		dist = r.place.km(ix.points[at])
+		if r.radius > 0 && !(dist <= r.radius) {
+			return
+		}
+	}
+	if tier != tierUnknown || !hasPlace {
+		band := 0
+		if tier == tierThree {
+			band = 0xFFFF
+			if !math.IsNaN(dist) {
+				band = int(dist / 10)
+			}
+		}
+		k := rank(tier, fitOf(uint32(acc)), fitOf(uint32(acc>>32)), band, turn)
 		if n == r.limit && k > r.top[n-1].Key.Rank {
 			return
 		}
@@ -641,8 +695,16 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, sure 
 	if !q.OpenAt.IsZero() && !openAtAny(ix, e, q.OpenAt) {
 		return
 	}
-	if hasPlace && !sure {
-		tier, dist, _ = r.where(ix, e)
+	switch {
+	case !hasPlace, tier == tierOne:
+	case tier == tierThree && (q.Place == nil || f&flagOnePoint != 0):
+		// Placed above, or no place to be far from.
+	default:
+		var t int
+		t, dist, _ = r.where(ix, e)
+		if tier == tierUnknown {
+			tier = t
+		}
 		if r.radius > 0 && tier == 3 && !(dist <= r.radius) && q.Place != nil {
 			return
 		}

@@ -33,7 +33,7 @@ func Text(out *schemas.SearchOutput) []byte {
 		b.WriteString("No entries found.\n")
 	}
 	for i, h := range out.Hits {
-		fmt.Fprintf(&b, "%d. **%s**", i+1, h.DisplayName)
+		fmt.Fprintf(&b, "%d. **%s**", i+1, oneLine(h.DisplayName))
 		var facts []string
 		if h.Locality != "" {
 			facts = append(facts, h.Locality)
