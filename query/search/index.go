@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -18,23 +19,27 @@ import (
 // and serves, placed by the gazetteer when the index is built. It is
 // immutable once built and safe for concurrent queries.
 type Index struct {
-	ents  []ent
-	ids   map[string]int32 // entry ID → ordinal
-	arena []byte           // the entries' strings
-	texts []langText
-	cats  []uint16
-	locs  []loc
-	rules []rule
-	excs  []exception
-	areas []servedPlace
-	radii []circle
-	zones []*time.Location
+	ents []ent
+	// ids finds an entry by its ID's hash (a map without pointers the
+	// garbage collector never scans); clash holds the rare IDs whose hash
+	// another ID has, hidden the IDs of this layer with no entry.
+	ids    map[uint64]int32
+	clash  map[string]int32
+	hidden map[string]bool
+	arena  []byte // the entries' strings
+	texts  []langText
+	cats   []uint16
+	locs   []loc
+	rules  []rule
+	excs   []exception
+	areas  []servedPlace
+	radii  []circle
+	zones  []*time.Location
 
 	// Postings of the entries' words: vocab[i]'s entries are
 	// post[start[i]:start[i+1]], each ordinal<<1 | 1 when strong.
-	terms   map[string]int32
-	vocab   []string
-	reverse []string // vocab spelled backwards, sorted; rterm maps back
+	vocab   sortedWords
+	reverse sortedWords // vocab spelled backwards, sorted; rterm maps back
 	rterm   []int32
 	start   []uint32
 	post    []uint32
@@ -74,9 +79,6 @@ type Index struct {
 	flags  []uint16
 	hashes []uint64
 	points []point
-	// idHashes are the hashes of every ID this layer holds or hides: a
-	// layer below looks its entries up here before comparing IDs.
-	idHashes map[uint64]bool
 }
 
 // Entry flags.
@@ -257,7 +259,8 @@ func number[T comparable](list []T, v T) (uint8, bool) {
 type Builder struct {
 	ix      *Index
 	gaz     *places.Gazetteer
-	lists   [][]uint32 // postings while building, by term
+	lists   [][]uint32       // postings while building, by term
+	terms   map[string]int32 // a word's list in lists
 	catList [][]uint32
 	zoneIDs map[string]uint16
 	towns   map[string]townInfo // "country\x00folded town" → what the gazetteer said
@@ -276,11 +279,11 @@ type townInfo struct {
 func NewBuilder(gaz *places.Gazetteer) *Builder {
 	cw := loadCategories()
 	return &Builder{
-		ix: &Index{ids: map[string]int32{}, terms: map[string]int32{}, known: map[string]bool{}, cw: cw,
+		ix: &Index{ids: map[uint64]int32{}, clash: map[string]int32{}, hidden: map[string]bool{}, known: map[string]bool{}, cw: cw,
 			byTown: map[uint32][]int32{}, servesTown: map[uint32][]int32{}, byRegion: map[string][]int32{}, byCountry: map[[2]byte][]int32{},
 			byName: map[string][]int32{}, postal: map[[2]byte][]postalRef{}, radiusCells: map[int32][]int32{},
 			zones: []*time.Location{time.UTC}},
-		gaz: gaz, catList: make([][]uint32, len(cw.codes)),
+		gaz: gaz, catList: make([][]uint32, len(cw.codes)), terms: map[string]int32{},
 		zoneIDs: map[string]uint16{"": 0, "UTC": 0}, towns: map[string]townInfo{}, postals: map[string]townInfo{},
 	}
 }
@@ -289,7 +292,7 @@ func NewBuilder(gaz *places.Gazetteer) *Builder {
 // replaces nothing: it is an error.
 func (b *Builder) Add(r *schemas.SearchRecord) error {
 	ix := b.ix
-	if _, dup := ix.ids[r.ID]; dup {
+	if ix.Has(r.ID) {
 		return fmt.Errorf("search: entry %s twice", r.ID)
 	}
 	if len(ix.ents) >= math.MaxInt32>>1 {
@@ -398,7 +401,11 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	for _, w := range r.Weak {
 		b.post(w, uint32(at)<<1)
 	}
-	ix.ids[r.ID] = at
+	if _, taken := ix.ids[e.idHash]; taken {
+		ix.clash[r.ID] = at
+	} else {
+		ix.ids[e.idHash] = at
+	}
 	ix.ents = append(ix.ents, e)
 	f := uint16(e.status)
 	if e.kind == 1 {
@@ -439,16 +446,16 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 // Hide records an entry of this layer that search must not find, nor
 // find in the layers below it: removed, unlisted or suspended since.
 func (b *Builder) Hide(id string) {
-	if _, ok := b.ix.ids[id]; !ok {
-		b.ix.ids[id] = -1
+	if !b.ix.Has(id) {
+		b.ix.hidden[id] = true
 	}
 }
 
 func (b *Builder) post(w string, p uint32) {
-	id, ok := b.ix.terms[w]
+	id, ok := b.terms[w]
 	if !ok {
 		id = int32(len(b.lists))
-		b.ix.terms[strings.Clone(w)] = id
+		b.terms[strings.Clone(w)] = id
 		b.lists = append(b.lists, nil)
 	}
 	l := b.lists[id]
@@ -631,7 +638,7 @@ func compactCode(s string) string {
 
 // postalRef is an entry's location by its postal code.
 type postalRef struct {
-	code string
+	code ref // compact, upper case
 	at   int32
 }
 
@@ -652,7 +659,7 @@ func (b *Builder) placeIndex(at int32, e *ent) {
 			ix.byName[f] = add(ix.byName[f])
 		}
 		if l.postal.n > 0 {
-			ix.postal[l.country] = append(ix.postal[l.country], postalRef{ix.str(l.postal), at})
+			ix.postal[l.country] = append(ix.postal[l.country], postalRef{l.postal, at})
 		}
 	}
 	for _, a := range ix.areas[e.areas : e.areas+uint32(e.nareas)] {
@@ -686,23 +693,23 @@ func (b *Builder) Build() *Index {
 	ix := b.ix
 	for c, l := range ix.postal {
 		slices.SortFunc(l, func(a, b postalRef) int {
-			if a.code != b.code {
-				return strings.Compare(a.code, b.code)
+			if c := bytes.Compare(ix.bytes(a.code), ix.bytes(b.code)); c != 0 {
+				return c
 			}
 			return int(a.at - b.at)
 		})
 		ix.postal[c] = l
 	}
-	ix.vocab = make([]string, len(b.lists))
-	for w, id := range ix.terms {
-		ix.vocab[id] = w
+	words := make([]string, len(b.lists))
+	for w, id := range b.terms {
+		words[id] = w
 	}
 	// Renumber terms in sorted order, so prefixes are ranges.
-	order := make([]int32, len(ix.vocab))
+	order := make([]int32, len(words))
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, c int32) int { return strings.Compare(ix.vocab[a], ix.vocab[c]) })
+	slices.SortFunc(order, func(a, c int32) int { return strings.Compare(words[a], words[c]) })
 	sorted := make([]string, len(order))
 	total := 0
 	for _, l := range b.lists {
@@ -711,27 +718,27 @@ func (b *Builder) Build() *Index {
 	ix.start = make([]uint32, len(order)+1)
 	ix.post = make([]uint32, 0, total)
 	for i, old := range order {
-		sorted[i] = ix.vocab[old]
-		ix.terms[sorted[i]] = int32(i)
+		sorted[i] = words[old]
 		ix.start[i] = uint32(len(ix.post))
 		ix.post = append(ix.post, b.lists[old]...)
 		b.lists[old] = nil
 	}
 	ix.start[len(order)] = uint32(len(ix.post))
-	ix.vocab = sorted
-	ix.reverse = make([]string, len(sorted))
-	ix.rterm = make([]int32, len(sorted))
+	ix.vocab = newSortedWords(sorted)
 	rev := make([]int32, len(sorted))
+	backwards := make([]string, len(sorted))
 	for i, w := range sorted {
-		ix.reverse[i] = reversed(w)
+		backwards[i] = reversed(w)
 		rev[i] = int32(i)
 	}
-	slices.SortFunc(rev, func(a, c int32) int { return strings.Compare(ix.reverse[a], ix.reverse[c]) })
+	slices.SortFunc(rev, func(a, c int32) int { return strings.Compare(backwards[a], backwards[c]) })
 	rs := make([]string, len(rev))
+	ix.rterm = make([]int32, len(rev))
 	for i, t := range rev {
-		rs[i], ix.rterm[i] = ix.reverse[t], t
+		rs[i], ix.rterm[i] = backwards[t], t
 	}
-	ix.reverse = rs
+	ix.reverse = newSortedWords(rs)
+	b.terms = nil
 	ix.catStart = make([]uint32, len(b.catList)+1)
 	for i, l := range b.catList {
 		ix.catStart[i] = uint32(len(ix.catPost))
@@ -739,10 +746,6 @@ func (b *Builder) Build() *Index {
 	}
 	ix.catStart[len(b.catList)] = uint32(len(ix.catPost))
 	ix.scratch = make(chan *scratch, 8)
-	ix.idHashes = make(map[uint64]bool, len(ix.ids))
-	for id := range ix.ids {
-		ix.idHashes[idHash(id)] = true
-	}
 	b.ix = nil
 	return ix
 }
@@ -753,17 +756,70 @@ func (ix *Index) Len() int { return len(ix.ents) }
 // Has reports whether the index holds an entry (a later layer's entry
 // replaces an earlier layer's).
 func (ix *Index) Has(id string) bool {
-	_, ok := ix.ids[id]
-	return ok
+	return ix.holds(idHash(id), []byte(id))
 }
 
-// holds is Has for an entry of another layer, by its hash first.
+// holds is Has for an ID and its hash (of an entry of another layer).
 func (ix *Index) holds(hash uint64, id []byte) bool {
-	if !ix.idHashes[hash] {
-		return false
+	if at, ok := ix.ids[hash]; ok && bytes.Equal(ix.bytes(ix.ents[at].id), id) {
+		return true
 	}
-	_, ok := ix.ids[string(id)]
-	return ok
+	if len(ix.clash) > 0 {
+		if _, ok := ix.clash[string(id)]; ok {
+			return true
+		}
+	}
+	return len(ix.hidden) > 0 && ix.hidden[string(id)]
+}
+
+// sortedWords are sorted words kept in one arena: a million words cost
+// no pointer the garbage collector would follow.
+type sortedWords struct {
+	arena []byte
+	off   []uint32 // word i is arena[off[i]:off[i+1]]
+}
+
+func newSortedWords(ws []string) sortedWords {
+	n := 0
+	for _, w := range ws {
+		n += len(w)
+	}
+	s := sortedWords{arena: make([]byte, 0, n), off: make([]uint32, 0, len(ws)+1)}
+	for _, w := range ws {
+		s.off = append(s.off, uint32(len(s.arena)))
+		s.arena = append(s.arena, w...)
+	}
+	s.off = append(s.off, uint32(len(s.arena)))
+	return s
+}
+
+func (s *sortedWords) len() int { return len(s.off) - 1 }
+
+func (s *sortedWords) at(i int) []byte { return s.arena[s.off[i]:s.off[i+1]] }
+
+// search is where w is, or would be, in the words.
+func (s *sortedWords) search(w string) (int, bool) {
+	i, j := 0, s.len()
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if string(s.at(h)) < w {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i, i < s.len() && string(s.at(i)) == w
+}
+
+// prefix is where the words starting with p are: from i, n of them (at
+// most maxExpand).
+func (s *sortedWords) prefix(p string) (int, int) {
+	i, _ := s.search(p)
+	n := 0
+	for j := i; j < s.len() && n < maxExpand && bytes.HasPrefix(s.at(j), []byte(p)); j++ {
+		n++
+	}
+	return i, n
 }
 
 // Knows reports whether an entry gives a town by this folded name.

@@ -486,8 +486,8 @@ func (r *runner) postalRange(ix *Index, country string, fn func(int32)) {
 	var cc [2]byte
 	copy(cc[:], country)
 	l := ix.postal[cc]
-	i, _ := slices.BinarySearchFunc(l, r.q.Postal, func(a postalRef, code string) int { return strings.Compare(a.code, code) })
-	for ; i < len(l) && strings.HasPrefix(l[i].code, r.q.Postal); i++ {
+	i, _ := slices.BinarySearchFunc(l, r.q.Postal, func(a postalRef, code string) int { return strings.Compare(string(ix.bytes(a.code)), code) })
+	for ; i < len(l) && strings.HasPrefix(string(ix.bytes(l[i].code)), r.q.Postal); i++ {
 		fn(l[i].at)
 	}
 }
@@ -582,18 +582,18 @@ func (r *runner) postings(ix *Index, word string) wordPostings {
 	}
 	var buf [24]string
 	for _, rd := range terms.Readings(buf[:0], r.q.Lang, word) {
-		if t, ok := ix.terms[rd]; ok {
-			term(t)
+		if t, ok := ix.vocab.search(rd); ok {
+			term(int32(t))
 		}
 		cats(rd)
 		if len([]rune(rd)) < 4 {
 			continue
 		}
-		for i, n := prefixRange(ix.vocab, rd); n > 0; i, n = i+1, n-1 {
+		for i, n := ix.vocab.prefix(rd); n > 0; i, n = i+1, n-1 {
 			term(int32(i))
 		}
 		rev := reversed(rd)
-		for i, n := prefixRange(ix.reverse, rev); n > 0; i, n = i+1, n-1 {
+		for i, n := ix.reverse.prefix(rev); n > 0; i, n = i+1, n-1 {
 			term(ix.rterm[i])
 		}
 		for i, n := prefixRange(cw.vocab, rd); n > 0; i, n = i+1, n-1 {
