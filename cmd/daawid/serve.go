@@ -61,7 +61,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	noLimit := fs.Bool("no-limit", false, "no fair-use limit (for load benchmarks only)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated CIDRs of the proxies whose X-Forwarded-For is believed (none by default)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error (access logs are info)")
-	memLimit := fs.Int64("memory-limit", 2<<30, "the Go heap's soft limit in bytes (GOMEMLIMIT overrides): the garbage collector works harder near it, so a publication swap, when two are in memory, stays in bounds")
+	memLimit := fs.Int64("memory-limit", 2750<<20, "the Go heap's soft limit in bytes (GOMEMLIMIT overrides): the garbage collector works harder near it, so a publication swap, when two are in memory, stays in bounds")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: daawid serve [--out DIR] [--addr HOST:PORT] [flags]")
 		return 2
