@@ -1,6 +1,7 @@
 package search
 
 import (
+	"maps"
 	"slices"
 	"sync"
 
@@ -45,11 +46,11 @@ func newCategoryWords(t *taxonomy.Taxonomy) *categoryWords {
 	for i, c := range cats {
 		id := uint16(i)
 		labels := t.Labels(c.Code)
-		for _, lang := range sortedKeys(labels) {
+		for _, lang := range slices.Sorted(maps.Keys(labels)) {
 			add(id, lang, labels[lang])
 		}
 		ts := t.Terms(c.Code)
-		for _, locale := range sortedKeys(ts) {
+		for _, locale := range slices.Sorted(maps.Keys(ts)) {
 			for _, w := range ts[locale] {
 				add(id, locale, w)
 			}
@@ -64,15 +65,6 @@ func newCategoryWords(t *taxonomy.Taxonomy) *categoryWords {
 	slices.Sort(cw.vocab)
 	slices.Sort(cw.reverse)
 	return cw
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // reversed spells a word backwards, rune by rune, for finding words by
