@@ -73,7 +73,8 @@ func ReadTools() []ToolSpec {
 			Input: mustSchema(obj{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "additionalProperties": false,
 				"required": []string{"query"},
 				"properties": obj{
-					"query": obj{"type": "string", "minLength": 1, "maxLength": 200, "description": "the need in the user's words"},
+					"query":   obj{"type": "string", "minLength": 1, "maxLength": 200, "description": "the need in the user's words"},
+					"outcome": obj{"type": "string", "maxLength": 500, "description": "what the user wants to achieve; orders the fits, filters nobody, isn't kept"},
 					"near": obj{"oneOf": []obj{
 						{"type": "object", "additionalProperties": false, "required": []string{"place"}, "properties": obj{"place": obj{"type": "string", "minLength": 2, "maxLength": 100}}},
 						{"type": "object", "additionalProperties": false, "required": []string{"postalCode", "country"}, "properties": obj{

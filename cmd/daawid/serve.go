@@ -21,6 +21,7 @@ import (
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/counting"
 	"github.com/daawid/registry/query/fairuse"
+	qmcp "github.com/daawid/registry/query/mcp"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/taxonomy"
@@ -175,6 +176,7 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	if err != nil {
 		return err
 	}
+	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{}))
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err

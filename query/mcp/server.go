@@ -1,0 +1,202 @@
+// Package mcp is the MCP face of the registry (§7): the read tools
+// search, get_entry, get_entry_sections, get_offerings and get_brand_kit
+// over Streamable HTTP, stateless, with the official Go SDK. Each tool
+// calls query.Service as the REST mirror does (ARCHITECTURE decision 5):
+// the same inputs, the same structures, the same error codes.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure the MCP server.
+type Options struct {
+	// Now is the request's instant (time.Now when nil).
+	Now func() time.Time
+}
+
+// Handler is the /mcp endpoint: Streamable HTTP without sessions (§7.1).
+func Handler(svc *query.Service, opt Options) http.Handler {
+	srv := NewServer(svc, opt)
+	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+}
+
+// NewServer is the MCP server with the read tools, in the order
+// schemas.ReadTools lists them.
+func NewServer(svc *query.Service, opt Options) *sdk.Server {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	s := sdk.NewServer(&sdk.Implementation{Name: "daawid", Title: "Daawid registry", Version: render.EngineVersion}, nil)
+	t := &tools{svc: svc, now: opt.Now}
+	handlers := map[string]sdk.ToolHandler{
+		"search":             t.search,
+		"get_entry":          t.getEntry(false),
+		"get_entry_sections": t.getEntry(true),
+		"get_offerings":      t.offerings,
+		"get_brand_kit":      t.brandKit,
+	}
+	destructive, openWorld := schemas.DestructiveHint, schemas.OpenWorldHint
+	for _, spec := range schemas.ReadTools() {
+		h, ok := handlers[spec.Name]
+		if !ok {
+			continue
+		}
+		s.AddTool(&sdk.Tool{
+			Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: spec.Input,
+			Annotations: &sdk.ToolAnnotations{Title: spec.Title, ReadOnlyHint: schemas.ReadOnlyHint, DestructiveHint: &destructive,
+				IdempotentHint: schemas.IdempotentHint, OpenWorldHint: &openWorld},
+		}, h)
+	}
+	return s
+}
+
+type tools struct {
+	svc *query.Service
+	now func() time.Time
+}
+
+// read runs one tool call's reads on one publication.
+func (t *tools) read(fn func(rd *query.Read) (*sdk.CallToolResult, error)) (*sdk.CallToolResult, error) {
+	rd, err := t.svc.Begin(t.now())
+	if err != nil {
+		return toolError(err), nil
+	}
+	defer rd.End()
+	res, err := fn(rd)
+	if err != nil {
+		return toolError(err), nil
+	}
+	return res, nil
+}
+
+// args decodes a call's arguments; a wrong shape is invalid_input.
+func args(req *sdk.CallToolRequest, v any) error {
+	raw := req.Params.Arguments
+	if len(raw) == 0 {
+		raw = []byte("{}")
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return &query.Error{Code: query.CodeInvalidInput, Message: "arguments: " + err.Error(),
+			Issues: []query.Issue{{Field: "arguments", Message: err.Error()}}}
+	}
+	return nil
+}
+
+// ErrorContent is a tool error's structured content (§7.8): the
+// contract's code, a message naming the field, and when to try again.
+type ErrorContent struct {
+	Error ToolError `json:"error"`
+}
+
+// ToolError is the error of a failed tool call.
+type ToolError struct {
+	Code              string               `json:"code"`
+	Message           string               `json:"message"`
+	RetryAfterSeconds int                  `json:"retryAfterSeconds,omitempty"`
+	Issues            []schemas.FieldIssue `json:"issues,omitempty"`
+}
+
+// toolError makes an error a tool result with isError (§7.8), never a
+// protocol error: the model reads it and can correct its call.
+func toolError(err error) *sdk.CallToolResult {
+	e, ok := query.AsError(err)
+	if !ok {
+		e = &query.Error{Code: query.CodeUnavailable, Message: "the registry could not answer; try again"}
+		if errors.Is(err, context.Canceled) {
+			e.Message = "the call was cancelled"
+		}
+	}
+	content := ErrorContent{Error: ToolError{Code: e.Code, Message: e.Message, RetryAfterSeconds: e.RetryAfterSeconds, Issues: e.Issues}}
+	return &sdk.CallToolResult{IsError: true, StructuredContent: content,
+		Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprintf("Error %s: %s", e.Code, e.Message)}}}
+}
+
+func (t *tools) search(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return t.read(func(rd *query.Read) (*sdk.CallToolResult, error) {
+		var in schemas.SearchInput
+		if err := args(req, &in); err != nil {
+			return nil, err
+		}
+		out, err := rd.Search(in)
+		if err != nil {
+			return nil, err
+		}
+		return &sdk.CallToolResult{StructuredContent: out, Content: []sdk.Content{&sdk.TextContent{Text: string(query.SearchText(&out))}}}, nil
+	})
+}
+
+// getEntry is get_entry (its text the bytes of /{slug}.md, §7.4) or
+// get_entry_sections (that document with only the sections asked for).
+func (t *tools) getEntry(sections bool) sdk.ToolHandler {
+	return func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return t.read(func(rd *query.Read) (*sdk.CallToolResult, error) {
+			var in query.EntryInput
+			if err := args(req, &in); err != nil {
+				return nil, err
+			}
+			if _, err := query.CheckEntryInput(in, sections); err != nil {
+				return nil, err
+			}
+			a, err := rd.Entry(in)
+			if err != nil {
+				return nil, err
+			}
+			md, err := a.Markdown()
+			if err != nil {
+				return nil, err
+			}
+			return &sdk.CallToolResult{StructuredContent: json.RawMessage(a.View), Content: []sdk.Content{&sdk.TextContent{Text: string(md)}}}, nil
+		})
+	}
+}
+
+func (t *tools) offerings(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return t.read(func(rd *query.Read) (*sdk.CallToolResult, error) {
+		var in query.OfferingsInput
+		if err := args(req, &in); err != nil {
+			return nil, err
+		}
+		p, err := rd.Offerings(in)
+		if err != nil {
+			return nil, err
+		}
+		var text []byte
+		for _, b := range p.Blocks {
+			text = append(text, b...)
+		}
+		if len(text) == 0 {
+			text = []byte("No offerings fit.\n")
+		}
+		return &sdk.CallToolResult{StructuredContent: p.OfferingsAnswer, Content: []sdk.Content{&sdk.TextContent{Text: string(text)}}}, nil
+	})
+}
+
+func (t *tools) brandKit(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return t.read(func(rd *query.Read) (*sdk.CallToolResult, error) {
+		var in query.BrandKitInput
+		if err := args(req, &in); err != nil {
+			return nil, err
+		}
+		p, err := rd.BrandKit(in)
+		if err != nil {
+			return nil, err
+		}
+		js, err := json.MarshalIndent(p.BrandKitAnswer, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return &sdk.CallToolResult{StructuredContent: p.BrandKitAnswer, Content: []sdk.Content{&sdk.TextContent{Text: string(js)}}}, nil
+	})
+}

@@ -1,0 +1,204 @@
+package rest_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/daawid/registry/fixtures"
+	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/query/counting"
+	"github.com/daawid/registry/query/fairuse"
+	qmcp "github.com/daawid/registry/query/mcp"
+	"github.com/daawid/registry/query/rest"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpServer is the test registry served with the MCP endpoint mounted at
+// /mcp (HTTP-06), as daawid serve mounts it.
+func mcpServer(t *testing.T) *testServer {
+	t.Helper()
+	snaps, err := query.OpenSnapshots(reg.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{snaps: snaps, now: serveNow}
+	counter, err := counting.Open(counting.Config{Dir: t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.counter = counter
+	svc := query.NewService(snaps, reg.site)
+	srv, err := rest.New(rest.Config{Limiter: fairuse.NewLimiter(300), Counter: counter, Reports: t.TempDir(),
+		Now: func() time.Time { return ts.now }}, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{Now: func() time.Time { return ts.now }}))
+	ts.Server = httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ts.Close()
+		counter.Close()
+		snaps.Close()
+	})
+	return ts
+}
+
+// protocols are the MCP versions a client may speak (§7.1): the
+// stateless 2026-07-28 (server/discover, no initialize) and 2025-11-25
+// through the legacy handshake.
+var protocols = []string{"2026-07-28", "2025-11-25"}
+
+func mcpClient(t *testing.T, ts *testServer, version string) *sdk.ClientSession {
+	t.Helper()
+	c := sdk.NewClient(&sdk.Implementation{Name: "daawid-test", Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, &sdk.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("connect (%s): %v", version, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func callTool(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) *sdk.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return res
+}
+
+func textOf(res *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func errorOf(t *testing.T, res *sdk.CallToolResult) qmcp.ToolError {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("want isError, got %s", textOf(res))
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var e qmcp.ErrorContent
+	if err := json.Unmarshal(b, &e); err != nil || e.Error.Code == "" {
+		t.Fatalf("no structuredContent.error: %s", b)
+	}
+	return e.Error
+}
+
+// MCP-37..45 (the read tools), MCP-61, §7.4: the SDK's own client over
+// Streamable HTTP, under both protocol versions, lists the read tools
+// with their titles and hints, and calls each with good arguments.
+func TestMCP_ReadTools(t *testing.T) {
+	ts := mcpServer(t)
+	for _, v := range protocols {
+		t.Run(v, func(t *testing.T) {
+			cs := mcpClient(t, ts, v)
+			list, err := cs.ListTools(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, tool := range list.Tools {
+				names = append(names, tool.Name)
+				a := tool.Annotations
+				if a == nil || !a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint || !a.IdempotentHint || a.OpenWorldHint == nil || !*a.OpenWorldHint || tool.Title == "" {
+					t.Errorf("%s: annotations %+v, title %q", tool.Name, a, tool.Title)
+				}
+			}
+			// A deterministic order: the SDK lists tools by name.
+			if got := strings.Join(names, ","); got != "get_brand_kit,get_entry,get_entry_sections,get_offerings,search" {
+				t.Errorf("tools %s", got)
+			}
+			res := callTool(t, cs, "search", map[string]any{"query": "Tischler für Einbauschrank", "near": map[string]any{"place": "Wuppertal"}})
+			if res.IsError || !strings.HasPrefix(textOf(res), "Place: Wuppertal") || !strings.Contains(textOf(res), "1. **Holzwerk Krause**") {
+				t.Errorf("search: %s", textOf(res))
+			}
+			var out schemas.SearchOutput
+			b, _ := json.Marshal(res.StructuredContent)
+			if err := json.Unmarshal(b, &out); err != nil || len(out.Hits) == 0 || out.Hits[0].Slug != "holzwerk-krause" {
+				t.Errorf("search structuredContent: %s", b)
+			}
+			sec := callTool(t, cs, "get_entry_sections", map[string]any{"slug": "holzwerk-krause", "sections": []string{"contact", "hours"}})
+			if sec.IsError || !strings.Contains(textOf(sec), "## Hours") || strings.Contains(textOf(sec), "## Offerings") {
+				t.Errorf("get_entry_sections: %s", textOf(sec))
+			}
+			off := callTool(t, cs, "get_offerings", map[string]any{"entry": "holzwerk-krause", "query": "Schrank"})
+			if off.IsError || !strings.Contains(textOf(off), "Einbauschr") {
+				t.Errorf("get_offerings: %s", textOf(off))
+			}
+			bk := callTool(t, cs, "get_brand_kit", map[string]any{"entry": "thornbury-hale-joinery"})
+			if bk.IsError || !strings.Contains(textOf(bk), `"colors"`) {
+				t.Errorf("get_brand_kit: %s", textOf(bk))
+			}
+		})
+	}
+}
+
+// MCP-59 / §7.4: get_entry's text is exactly the bytes of /{slug}.md, for
+// every fixture that is published and every language it has.
+func TestMCP_GetEntryTextIsTheMarkdown(t *testing.T) {
+	ts := mcpServer(t)
+	cs := mcpClient(t, ts, protocols[0])
+	for _, e := range fixtures.Entries() {
+		if e.Status == schemas.StatusUnclaimed {
+			continue // not in the test registry under its fixture slug
+		}
+		for _, lang := range render.Languages(e) {
+			res := callTool(t, cs, "get_entry", map[string]any{"slug": e.Slug, "language": lang})
+			path := "/" + e.Slug + ".md"
+			if lang != e.DefaultLanguage {
+				path = "/" + e.Slug + "/" + lang + ".md"
+			}
+			resp, md := ts.get(t, path)
+			if resp.StatusCode != 200 {
+				t.Fatalf("%s: %d", path, resp.StatusCode)
+			}
+			if res.IsError || textOf(res) != string(md) {
+				t.Errorf("%s %s: get_entry's text is not %s (%d vs %d bytes)", e.Slug, lang, path, len(textOf(res)), len(md))
+			}
+		}
+	}
+}
+
+// MCP-46..50 / §7.8: bad arguments are tool errors with the contract's
+// code and a message naming the field, never protocol errors.
+func TestMCP_Errors(t *testing.T) {
+	ts := mcpServer(t)
+	for _, v := range protocols {
+		t.Run(v, func(t *testing.T) {
+			cs := mcpClient(t, ts, v)
+			for _, c := range []struct {
+				tool  string
+				args  map[string]any
+				code  string
+				field string
+			}{
+				{"search", map[string]any{"query": ""}, "invalid_input", "query"},
+				{"search", map[string]any{"query": "x", "near": map[string]any{"place": "Wuppertal"}, "radiusKm": 0}, "invalid_input", "radiusKm"},
+				{"search", map[string]any{"query": "x", "cursor": "from-nowhere"}, "invalid_input", "cursor"},
+				{"get_entry", map[string]any{}, "invalid_input", "id"},
+				{"get_entry", map[string]any{"slug": "no-such-entry-anywhere"}, "not_found", ""},
+				{"get_entry", map[string]any{"id": reg.removedID}, "gone", ""},
+				{"get_offerings", map[string]any{"entry": "holzwerk-krause", "limit": 500}, "invalid_input", "limit"},
+				{"get_brand_kit", map[string]any{"entry": "no-such-entry-anywhere"}, "not_found", ""},
+			} {
+				e := errorOf(t, callTool(t, cs, c.tool, c.args))
+				if e.Code != c.code || (c.field != "" && !strings.Contains(e.Message, c.field)) {
+					t.Errorf("%s %v: %+v", c.tool, c.args, e)
+				}
+			}
+		})
+	}
+}
