@@ -176,7 +176,7 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	if err != nil {
 		return err
 	}
-	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{}))
+	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{Allow: srv.ReadAllowed, Count: srv.CountRead}))
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err

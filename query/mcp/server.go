@@ -23,6 +23,11 @@ import (
 type Options struct {
 	// Now is the request's instant (time.Now when nil).
 	Now func() time.Time
+	// Allow keeps the fair-use limit for a read (nil: none); Count counts
+	// an entry returned as a read of its view (nil: not counted). Both
+	// find the reader in the call's context (the REST server's).
+	Allow func(ctx context.Context) error
+	Count func(ctx context.Context, entryID string)
 }
 
 // Handler is the /mcp endpoint: Streamable HTTP without sessions (§7.1).
@@ -38,8 +43,9 @@ func NewServer(svc *query.Service, opt Options) *sdk.Server {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	s := sdk.NewServer(&sdk.Implementation{Name: "daawid", Title: "Daawid registry", Version: render.EngineVersion}, nil)
-	t := &tools{svc: svc, now: opt.Now}
+	s := sdk.NewServer(&sdk.Implementation{Name: "daawid", Title: "Daawid registry", Version: render.EngineVersion},
+		&sdk.ServerOptions{SetCacheable: cacheable})
+	t := &tools{svc: svc, opt: opt}
 	handlers := map[string]sdk.ToolHandler{
 		"search":             t.search,
 		"get_entry":          t.getEntry(false),
@@ -55,6 +61,9 @@ func NewServer(svc *query.Service, opt Options) *sdk.Server {
 		}
 		s.AddTool(&sdk.Tool{
 			Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: spec.Input,
+			OutputSchema: outputSchemas[spec.Name],
+			// Reads need no sign-in (MCP-25).
+			Meta: sdk.Meta{"securitySchemes": []any{map[string]any{"type": "noauth"}}},
 			Annotations: &sdk.ToolAnnotations{Title: spec.Title, ReadOnlyHint: schemas.ReadOnlyHint, DestructiveHint: &destructive,
 				IdempotentHint: schemas.IdempotentHint, OpenWorldHint: &openWorld},
 		}, h)
@@ -62,14 +71,27 @@ func NewServer(svc *query.Service, opt Options) *sdk.Server {
 	return s
 }
 
-type tools struct {
-	svc *query.Service
-	now func() time.Time
+// cacheable: the tool list may be kept an hour by anyone (MCP-52).
+func cacheable(_ context.Context, req sdk.Request, c *sdk.Cacheable) {
+	if _, ok := req.(*sdk.ListToolsRequest); ok {
+		c.TTLMs, c.CacheScope = 3_600_000, "public"
+	}
 }
 
-// read runs one tool call's reads on one publication.
-func (t *tools) read(fn func(rd *query.Read) (*sdk.CallToolResult, error)) (*sdk.CallToolResult, error) {
-	rd, err := t.svc.Begin(t.now())
+type tools struct {
+	svc *query.Service
+	opt Options
+}
+
+// read runs one tool call's reads on one publication, under the
+// fair-use limit.
+func (t *tools) read(ctx context.Context, fn func(rd *query.Read) (*sdk.CallToolResult, error)) (*sdk.CallToolResult, error) {
+	if t.opt.Allow != nil {
+		if err := t.opt.Allow(ctx); err != nil {
+			return toolError(err), nil
+		}
+	}
+	rd, err := t.svc.Begin(t.opt.Now())
 	if err != nil {
 		return toolError(err), nil
 	}
@@ -123,8 +145,15 @@ func toolError(err error) *sdk.CallToolResult {
 		Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprintf("Error %s: %s", e.Code, e.Message)}}}
 }
 
-func (t *tools) search(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	return t.read(func(rd *query.Read) (*sdk.CallToolResult, error) {
+// counted counts an entry returned as a read of its view (§8).
+func (t *tools) counted(ctx context.Context, entryID string) {
+	if t.opt.Count != nil {
+		t.opt.Count(ctx, entryID)
+	}
+}
+
+func (t *tools) search(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return t.read(ctx, func(rd *query.Read) (*sdk.CallToolResult, error) {
 		var in schemas.SearchInput
 		if err := args(req, &in); err != nil {
 			return nil, err
@@ -140,8 +169,8 @@ func (t *tools) search(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallTo
 // getEntry is get_entry (its text the bytes of /{slug}.md, §7.4) or
 // get_entry_sections (that document with only the sections asked for).
 func (t *tools) getEntry(sections bool) sdk.ToolHandler {
-	return func(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		return t.read(func(rd *query.Read) (*sdk.CallToolResult, error) {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return t.read(ctx, func(rd *query.Read) (*sdk.CallToolResult, error) {
 			var in query.EntryInput
 			if err := args(req, &in); err != nil {
 				return nil, err
@@ -157,13 +186,14 @@ func (t *tools) getEntry(sections bool) sdk.ToolHandler {
 			if err != nil {
 				return nil, err
 			}
+			t.counted(ctx, a.Entry.ID)
 			return &sdk.CallToolResult{StructuredContent: json.RawMessage(a.View), Content: []sdk.Content{&sdk.TextContent{Text: string(md)}}}, nil
 		})
 	}
 }
 
-func (t *tools) offerings(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	return t.read(func(rd *query.Read) (*sdk.CallToolResult, error) {
+func (t *tools) offerings(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return t.read(ctx, func(rd *query.Read) (*sdk.CallToolResult, error) {
 		var in query.OfferingsInput
 		if err := args(req, &in); err != nil {
 			return nil, err
@@ -172,6 +202,7 @@ func (t *tools) offerings(_ context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 		if err != nil {
 			return nil, err
 		}
+		t.counted(ctx, p.EntryID)
 		var text []byte
 		for _, b := range p.Blocks {
 			text = append(text, b...)
@@ -183,8 +214,8 @@ func (t *tools) offerings(_ context.Context, req *sdk.CallToolRequest) (*sdk.Cal
 	})
 }
 
-func (t *tools) brandKit(_ context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	return t.read(func(rd *query.Read) (*sdk.CallToolResult, error) {
+func (t *tools) brandKit(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return t.read(ctx, func(rd *query.Read) (*sdk.CallToolResult, error) {
 		var in query.BrandKitInput
 		if err := args(req, &in); err != nil {
 			return nil, err
@@ -193,6 +224,7 @@ func (t *tools) brandKit(_ context.Context, req *sdk.CallToolRequest) (*sdk.Call
 		if err != nil {
 			return nil, err
 		}
+		t.counted(ctx, p.EntryID)
 		js, err := json.MarshalIndent(p.BrandKitAnswer, "", "  ")
 		if err != nil {
 			return nil, err

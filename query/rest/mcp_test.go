@@ -16,6 +16,7 @@ import (
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -39,7 +40,7 @@ func mcpServer(t *testing.T) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{Now: func() time.Time { return ts.now }}))
+	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{Now: func() time.Time { return ts.now }, Allow: srv.ReadAllowed, Count: srv.CountRead}))
 	ts.Server = httptest.NewServer(srv.Handler())
 	t.Cleanup(func() {
 		ts.Close()
@@ -117,6 +118,53 @@ func TestMCP_ReadTools(t *testing.T) {
 					t.Errorf("%s: annotations %+v, title %q", tool.Name, a, tool.Title)
 				}
 			}
+			if list.TTLMs != 3_600_000 || list.CacheScope != "public" {
+				t.Errorf("tools/list: ttlMs %d, cacheScope %q (MCP-52)", list.TTLMs, list.CacheScope)
+			}
+			for _, tool := range list.Tools {
+				ss, _ := json.Marshal(tool.Meta["securitySchemes"])
+				if string(ss) != `[{"type":"noauth"}]` {
+					t.Errorf("%s: securitySchemes %s (MCP-25)", tool.Name, ss)
+				}
+				if tool.OutputSchema == nil {
+					t.Errorf("%s: no outputSchema (MCP-58)", tool.Name)
+				}
+				if len(tool.Name) > 64 {
+					t.Errorf("%s: name over 64 characters (MCP-30)", tool.Name)
+				}
+			}
+			schemaOf := map[string]*jsonschema.Resolved{}
+			for _, tool := range list.Tools {
+				b, _ := json.Marshal(tool.OutputSchema)
+				var sch jsonschema.Schema
+				if err := json.Unmarshal(b, &sch); err != nil {
+					t.Fatal(err)
+				}
+				r, err := sch.Resolve(nil)
+				if err != nil {
+					t.Fatalf("%s: %v", tool.Name, err)
+				}
+				schemaOf[tool.Name] = r
+			}
+			conforms := func(name string, res *sdk.CallToolResult) {
+				t.Helper()
+				b, _ := json.Marshal(res.StructuredContent)
+				var v any
+				json.Unmarshal(b, &v)
+				if err := schemaOf[name].Validate(v); err != nil {
+					t.Errorf("%s: structuredContent does not conform to its outputSchema: %v", name, err)
+				}
+			}
+			defer func() {
+				for _, c := range []struct {
+					name string
+					args map[string]any
+				}{{"get_entry", map[string]any{"slug": "holzwerk-krause"}}, {"search", map[string]any{"query": "Tischler"}},
+					{"get_entry_sections", map[string]any{"slug": "holzwerk-krause", "sections": []string{"hours"}}},
+					{"get_offerings", map[string]any{"entry": "panaderia-la-espiga"}}, {"get_brand_kit", map[string]any{"entry": "holzwerk-krause"}}} {
+					conforms(c.name, callTool(t, cs, c.name, c.args))
+				}
+			}()
 			// A deterministic order: the SDK lists tools by name.
 			if got := strings.Join(names, ","); got != "get_brand_kit,get_entry,get_entry_sections,get_offerings,search" {
 				t.Errorf("tools %s", got)
@@ -200,5 +248,30 @@ func TestMCP_Errors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// §7.8, REST-38: MCP reads share the REST mirror's fair-use limit (300 a
+// minute per kind of reader and address, counted together): the 301st
+// read is a tool error rate_limited with retryAfterSeconds.
+func TestMCP_FairUseWithREST(t *testing.T) {
+	ts := mcpServer(t)
+	for i := range 200 {
+		if resp, _ := ts.get(t, "/v1/entries/"+hkID); resp.StatusCode != 200 {
+			t.Fatalf("REST read %d: %d", i+1, resp.StatusCode)
+		}
+	}
+	cs := mcpClient(t, ts, protocols[0])
+	for i := range 100 {
+		if res := callTool(t, cs, "get_entry", map[string]any{"id": hkID}); res.IsError {
+			t.Fatalf("MCP read %d: %s", 201+i, textOf(res))
+		}
+	}
+	e := errorOf(t, callTool(t, cs, "get_entry", map[string]any{"id": hkID}))
+	if e.Code != "rate_limited" || e.RetryAfterSeconds < 1 || e.RetryAfterSeconds > 60 {
+		t.Fatalf("301st read: %+v", e)
+	}
+	if resp, _ := ts.get(t, "/v1/entries/"+hkID); resp.StatusCode != 429 {
+		t.Fatalf("REST after 301 reads: %d", resp.StatusCode)
 	}
 }

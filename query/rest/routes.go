@@ -1,7 +1,9 @@
 package rest
 
 import (
+	"context"
 	"net/http"
+	"net/netip"
 
 	"github.com/gin-gonic/gin"
 )
@@ -49,7 +51,44 @@ func (s *Server) mcpHandler(c *gin.Context) {
 		s.wrap(s.pages)(c) // the server card is a registry-level file
 		return
 	}
-	s.mcp.ServeHTTP(c.Writer, c.Request)
+	// The MCP tools read under the same fair-use limit and counting as
+	// the REST mirror (§7.8): they find their reader in the context.
+	ctx := context.WithValue(c.Request.Context(), readerKey{}, reader{s.category(c.Request), clientAddr(c)})
+	s.mcp.ServeHTTP(c.Writer, c.Request.WithContext(ctx))
+}
+
+type readerKey struct{}
+
+// reader is who makes an MCP call: the category of reader and address.
+type reader struct {
+	category string
+	addr     netip.Addr
+}
+
+// ReadAllowed keeps the fair-use limit for an MCP read (§7.8): the same
+// 300 a minute as the REST mirror's, counted together, for the reader
+// of the call's context.
+func (s *Server) ReadAllowed(ctx context.Context) error {
+	r, ok := ctx.Value(readerKey{}).(reader)
+	if !ok || s.cfg.Limiter == nil {
+		return nil
+	}
+	allowed, retry := s.cfg.Limiter.Allow(r.category, r.addr, s.cfg.Now())
+	if allowed {
+		return nil
+	}
+	s.cfg.Metrics.limited(r.category)
+	return rateLimited(retry)
+}
+
+// CountRead counts an entry an MCP tool returned as a read of its view,
+// by the category of reader of the call's context (§8).
+func (s *Server) CountRead(ctx context.Context, entryID string) {
+	r, ok := ctx.Value(readerKey{}).(reader)
+	if !ok || s.cfg.Counter == nil {
+		return
+	}
+	s.cfg.Counter.Read(entryID, r.category, s.cfg.Now())
 }
 
 func (s *Server) healthz(c *gin.Context) {

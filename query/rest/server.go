@@ -251,6 +251,10 @@ func (s *Server) limit(c *gin.Context) error {
 		return nil
 	}
 	s.cfg.Metrics.limited(cat)
+	return rateLimited(retry)
+}
+
+func rateLimited(retry int) error {
 	return &query.Error{Code: query.CodeRateLimited, RetryAfterSeconds: retry,
 		Message: "more than 300 reads this minute from this address for this kind of reader; try again in " + itoa(retry) + " seconds"}
 }
