@@ -30,11 +30,16 @@ type Options struct {
 	Count func(ctx context.Context, entryID string)
 }
 
-// Handler is the /mcp endpoint: Streamable HTTP without sessions (§7.1).
+// Handler is the /mcp endpoint: Streamable HTTP without sessions (§7.1),
+// behind the DNS-rebinding guard (guard.go).
 func Handler(svc *query.Service, opt Options) http.Handler {
 	srv := NewServer(svc, opt)
-	return sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
-		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		// The SDK's own localhost guard refuses a loopback connection with
+		// another Host, which is every reverse proxy on the same machine:
+		// guard checks the Host and Origin against the site instead.
+		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
+	return guard(svc.Site(), h)
 }
 
 // NewServer is the MCP server with the read tools, in the order

@@ -3,6 +3,7 @@ package rest_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -273,5 +274,47 @@ func TestMCP_FairUseWithREST(t *testing.T) {
 	}
 	if resp, _ := ts.get(t, "/v1/entries/"+hkID); resp.StatusCode != 429 {
 		t.Fatalf("REST after 301 reads: %d", resp.StatusCode)
+	}
+}
+
+// §7.1: DNS rebinding — a foreign Host or Origin is refused; a client
+// without Origin, or from the site's own origin, is served.
+func TestMCP_DNSRebindingGuard(t *testing.T) {
+	ts := mcpServer(t)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`
+	post := func(headers ...string) int {
+		req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		for _, h := range headers {
+			k, v, _ := strings.Cut(h, ": ")
+			if k == "Host" {
+				req.Host = v
+				continue
+			}
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := post(); code != 200 {
+		t.Errorf("no Origin: %d", code)
+	}
+	if code := post("Origin: https://daawid.example"); code != 200 {
+		t.Errorf("the site's origin: %d", code)
+	}
+	if code := post("Origin: https://evil.example"); code != 403 {
+		t.Errorf("a foreign origin: %d", code)
+	}
+	if code := post("Host: evil.example"); code != 403 {
+		t.Errorf("a foreign host: %d", code)
+	}
+	if code := post("Host: mcp.daawid.example"); code == 403 {
+		t.Errorf("the MCP host behind a proxy was refused")
 	}
 }
