@@ -74,7 +74,12 @@ func (d *Doc) Bytes() ([]byte, error) {
 	if _, err := d.Body.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	return io.ReadAll(d.Body)
+	if d.Length <= 0 {
+		return io.ReadAll(d.Body)
+	}
+	b := make([]byte, d.Length) // its length is known: one read, no growing
+	_, err := io.ReadFull(d.Body, b)
+	return b, err
 }
 
 // Document finds the document served at a path: an entry's page or

@@ -23,7 +23,7 @@ import (
 
 // mcpServer is the test registry served with the MCP endpoint mounted at
 // /mcp (HTTP-06), as daawid serve mounts it.
-func mcpServer(t *testing.T) *testServer {
+func mcpServer(t testing.TB, opts ...serverOption) *testServer {
 	t.Helper()
 	snaps, err := query.OpenSnapshots(reg.out)
 	if err != nil {
@@ -36,8 +36,12 @@ func mcpServer(t *testing.T) *testServer {
 	}
 	ts.counter = counter
 	svc := query.NewService(snaps, reg.site)
-	srv, err := rest.New(rest.Config{Limiter: fairuse.NewLimiter(300), Counter: counter, Reports: t.TempDir(),
-		Now: func() time.Time { return ts.now }}, svc)
+	cfg := rest.Config{Limiter: fairuse.NewLimiter(300), Counter: counter, Reports: t.TempDir(),
+		Now: func() time.Time { return ts.now }}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	srv, err := rest.New(cfg, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
