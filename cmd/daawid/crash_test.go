@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"github.com/daawid/registry/schemas/snapshotio"
 	"math/rand/v2"
 	"os"
@@ -53,7 +54,14 @@ func TestPipelineRun_SIGKILL(t *testing.T) {
 	run := func(i int) (time.Duration, error) {
 		cmd := exec.Command(bin, args(i)...)
 		start := time.Now()
-		err := cmd.Run()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			// The run's own words: which step failed and why.
+			if len(out) > 4000 {
+				out = out[len(out)-4000:]
+			}
+			err = fmt.Errorf("%w\n%s", err, out)
+		}
 		return time.Since(start), err
 	}
 	check := func(when string) int64 {

@@ -322,3 +322,26 @@ func TestMCP_DNSRebindingGuard(t *testing.T) {
 		t.Errorf("the MCP host behind a proxy was refused")
 	}
 }
+
+// MCP-31: the tool list is loaded into every chat, so it is kept small:
+// its JSON, as a client receives it, is measured in tokens (a quarter of
+// its bytes, the usual estimate) and held under a budget.
+func TestMCP_ToolListIsFrugal(t *testing.T) {
+	ts := mcpServer(t)
+	cs := mcpClient(t, ts, protocols[0])
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(list.Tools)
+	tokens := len(b) / 4
+	t.Logf("tools/list: %d tools, %d bytes, about %d tokens", len(list.Tools), len(b), tokens)
+	if tokens > 2500 {
+		t.Errorf("the tool list is about %d tokens; keep it under 2 500", tokens)
+	}
+	for _, tool := range list.Tools {
+		if len(tool.Description) > 200 {
+			t.Errorf("%s: a description of %d characters", tool.Name, len(tool.Description))
+		}
+	}
+}
