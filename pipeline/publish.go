@@ -445,6 +445,12 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 	for _, d := range docs {
 		add(d.Kind, d.Lang, d.Path, d.MediaType, d.Body)
 	}
+	// The MCP Apps entry card, per language (§7.7: made at publish).
+	for i := range views {
+		if js, err := json.Marshal(render.Card(&views[i])); err == nil {
+			add(schemas.DocCard, views[i].Language, "", "application/json", js)
+		}
+	}
 	// Search finds a listed entry by its record (§7.5 "Search").
 	if rec, ok := render.SearchRecord(e, views); ok {
 		if js, err := json.Marshal(rec); err == nil {

@@ -131,6 +131,7 @@ var mediaTypes = map[string]string{
 	schemas.DocJSONLD:    "application/ld+json",
 	schemas.DocEntry:     "application/json",
 	schemas.DocSearch:    "application/json",
+	schemas.DocCard:      "application/json",
 }
 
 func (ix *docIndex) code(table *[]string, prefix, v string, max int) (int, error) {
@@ -386,7 +387,7 @@ func (ix *docIndex) docAtEntry(at int32, slug, path string) (int32, bool) {
 	for i := e.first; i < e.first+e.n; i++ {
 		d := &ix.docs[i]
 		kind := ix.kinds[d.kind]
-		if kind == schemas.DocView || kind == schemas.DocEntry || kind == schemas.DocSearch {
+		if kind == schemas.DocView || kind == schemas.DocEntry || kind == schemas.DocSearch || kind == schemas.DocCard {
 			continue
 		}
 		if string(appendDocPath(buf[:0], "", slug, def, kind, ix.langs[d.lang], d.variant)) == path {

@@ -165,3 +165,17 @@ func (r *Read) Entry(in EntryInput) (*EntryAnswer, error) {
 	}
 	return a, nil
 }
+
+// Card is the entry's card in the answer's language, as the publication
+// made it (schemas.EntryCard, §7.7), or nil when the publication has none
+// (an entry the server re-issued itself, D66).
+func (a *EntryAnswer) Card() (json.RawMessage, error) {
+	_, b, err := a.r.entryDocBytes(a.Entry.ID, schemas.DocCard, a.Language)
+	if err != nil {
+		if e, ok := AsError(err); ok && e.Code == CodeNotFound {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return b, nil
+}

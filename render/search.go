@@ -78,3 +78,28 @@ func SearchRecord(e *schemas.Entry, views []schemas.EntryView) (schemas.SearchRe
 	}
 	return r, true
 }
+
+// Card is an entry's card in one language (schemas.EntryCard), made from
+// its view: the entry data the MCP Apps card shows, and nothing a model
+// wrote (MCP-70).
+func Card(v *schemas.EntryView) schemas.EntryCard {
+	c := schemas.EntryCard{ID: v.ID, Slug: v.Slug, Language: v.Language, DisplayName: v.DisplayName, Summary: v.Summary,
+		Status: v.Status, VerificationLevel: v.Verification.Level, Links: v.Links}
+	for _, l := range v.Locations {
+		if c.Locality == "" || l.ID == v.PrimaryLocationID {
+			c.Locality = l.Address.Locality
+		}
+	}
+	for _, cp := range v.ContactPoints {
+		if c.Phone == "" {
+			c.Phone = cp.Phone
+		}
+		if c.Email == "" {
+			c.Email = cp.Email
+		}
+	}
+	if b := v.Brand; b != nil {
+		c.Logo, c.Colors = b.Logo, b.Colors
+	}
+	return c
+}

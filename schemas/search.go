@@ -129,3 +129,25 @@ type SearchLocation struct {
 	Hours      []HoursRule          `json:"hours,omitempty"`
 	Exceptions []HoursExceptionView `json:"exceptions,omitempty"`
 }
+
+// DocCard is an entry's card in one language (JSON, never served by
+// path): what the MCP Apps entry card shows (§7.7), made at publish and
+// carried in get_entry's result _meta, where the model does not read it.
+const DocCard = "card"
+
+// EntryCard is the entry card's data: entry data only (MCP-70).
+type EntryCard struct {
+	ID                string            `json:"id"`
+	Slug              string            `json:"slug"`
+	Language          string            `json:"language"`
+	DisplayName       string            `json:"displayName"`
+	Summary           string            `json:"summary,omitempty"`
+	Locality          string            `json:"locality,omitempty"`
+	Status            EntryStatus       `json:"status"`
+	VerificationLevel VerificationLevel `json:"verificationLevel"`
+	Phone             string            `json:"phone,omitempty"`
+	Email             string            `json:"email,omitempty"`
+	Logo              *MediaView        `json:"logo,omitempty"`
+	Colors            *BrandColors      `json:"colors,omitempty"`
+	Links             Links             `json:"links"`
+}

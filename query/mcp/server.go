@@ -48,8 +48,11 @@ func NewServer(svc *query.Service, opt Options) *sdk.Server {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
+	caps := &sdk.ServerCapabilities{}
+	caps.AddExtension(uiExtension, map[string]any{"mimeTypes": []string{uiMIME}})
 	s := sdk.NewServer(&sdk.Implementation{Name: "daawid", Title: "Daawid registry", Version: render.EngineVersion},
-		&sdk.ServerOptions{SetCacheable: cacheable})
+		&sdk.ServerOptions{SetCacheable: cacheable, Capabilities: caps})
+	addUI(s)
 	t := &tools{svc: svc, opt: opt}
 	handlers := map[string]sdk.ToolHandler{
 		"search":             t.search,
@@ -67,8 +70,7 @@ func NewServer(svc *query.Service, opt Options) *sdk.Server {
 		s.AddTool(&sdk.Tool{
 			Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: spec.Input,
 			OutputSchema: outputSchemas[spec.Name],
-			// Reads need no sign-in (MCP-25).
-			Meta: sdk.Meta{"securitySchemes": []any{map[string]any{"type": "noauth"}}},
+			Meta:         toolMeta(spec),
 			Annotations: &sdk.ToolAnnotations{Title: spec.Title, ReadOnlyHint: schemas.ReadOnlyHint, DestructiveHint: &destructive,
 				IdempotentHint: schemas.IdempotentHint, OpenWorldHint: &openWorld},
 		}, h)
@@ -76,11 +78,26 @@ func NewServer(svc *query.Service, opt Options) *sdk.Server {
 	return s
 }
 
-// cacheable: the tool list may be kept an hour by anyone (MCP-52).
+// cacheable: the tool list may be kept an hour by anyone (MCP-52), the
+// UI resources a day (MCP-84).
 func cacheable(_ context.Context, req sdk.Request, c *sdk.Cacheable) {
-	if _, ok := req.(*sdk.ListToolsRequest); ok {
+	switch req.(type) {
+	case *sdk.ListToolsRequest:
 		c.TTLMs, c.CacheScope = 3_600_000, "public"
+	case *sdk.ListResourcesRequest, *sdk.ReadResourceRequest:
+		c.TTLMs, c.CacheScope = 86_400_000, "public"
 	}
+}
+
+// toolMeta is a tool's _meta: no sign-in for reads (MCP-25), and its UI
+// resource, under the MCP Apps key and the legacy one (MCP-65).
+func toolMeta(spec schemas.ToolSpec) sdk.Meta {
+	m := sdk.Meta{"securitySchemes": []any{map[string]any{"type": "noauth"}}}
+	if spec.UIResource != "" {
+		m["ui"] = map[string]any{"resourceUri": spec.UIResource}
+		m["ui/resourceUri"] = spec.UIResource
+	}
+	return m
 }
 
 type tools struct {
@@ -192,7 +209,14 @@ func (t *tools) getEntry(sections bool) sdk.ToolHandler {
 				return nil, err
 			}
 			t.counted(ctx, a.Entry.ID)
-			return &sdk.CallToolResult{StructuredContent: json.RawMessage(a.View), Content: []sdk.Content{&sdk.TextContent{Text: string(md)}}}, nil
+			res := &sdk.CallToolResult{StructuredContent: json.RawMessage(a.View), Content: []sdk.Content{&sdk.TextContent{Text: string(md)}}}
+			if !sections {
+				// The card, for the host's UI; the model does not read _meta (MCP-67).
+				if card, err := a.Card(); err == nil && card != nil {
+					res.Meta = sdk.Meta{cardKey: card}
+				}
+			}
+			return res, nil
 		})
 	}
 }

@@ -345,3 +345,70 @@ func TestMCP_ToolListIsFrugal(t *testing.T) {
 		}
 	}
 }
+
+// MCP-63..69, MCP-84 (§7.7): the entry card resource is served as an MCP
+// App with its csp and border, cached a day; get_entry names it (and the
+// legacy key) and carries the card made at publish in its result's
+// _meta; the tools that only read on the way name no UI.
+func TestMCP_EntryCard(t *testing.T) {
+	ts := mcpServer(t)
+	for _, v := range protocols {
+		t.Run(v, func(t *testing.T) {
+			cs := mcpClient(t, ts, v)
+			ext, _ := json.Marshal(cs.InitializeResult().Capabilities.Extensions)
+			if !strings.Contains(string(ext), "io.modelcontextprotocol/ui") {
+				t.Errorf("no MCP Apps extension in the capabilities: %s", ext)
+			}
+			rl, err := cs.ListResources(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rl.TTLMs != 86_400_000 || rl.CacheScope != "public" {
+				t.Errorf("resources/list: ttlMs %d, cacheScope %q", rl.TTLMs, rl.CacheScope)
+			}
+			uris := map[string]bool{}
+			for _, r := range rl.Resources {
+				uris[r.URI] = r.MIMEType == "text/html;profile=mcp-app"
+			}
+			if !uris[qmcp.EntryCardURI] || !uris[qmcp.ActionConfirmURI] {
+				t.Errorf("resources %v", uris)
+			}
+			rr, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: qmcp.EntryCardURI})
+			if err != nil || len(rr.Contents) != 1 {
+				t.Fatalf("read: %v", err)
+			}
+			c := rr.Contents[0]
+			meta, _ := json.Marshal(c.Meta)
+			if c.MIMEType != "text/html;profile=mcp-app" || !strings.Contains(c.Text, "com.daawid/card") ||
+				string(meta) != `{"ui":{"csp":{"connectDomains":[],"frameDomains":[],"resourceDomains":["https://media.daawid.example"]},"prefersBorder":true}}` {
+				t.Errorf("resource: %s %s", c.MIMEType, meta)
+			}
+			list, _ := cs.ListTools(context.Background(), nil)
+			for _, tool := range list.Tools {
+				ui, legacy := tool.Meta["ui"], tool.Meta["ui/resourceUri"]
+				if tool.Name == "get_entry" {
+					b, _ := json.Marshal(ui)
+					if string(b) != `{"resourceUri":"ui://daawid/entry-card"}` || legacy != qmcp.EntryCardURI {
+						t.Errorf("get_entry names %s / %v", b, legacy)
+					}
+				} else if ui != nil || legacy != nil {
+					t.Errorf("%s names a UI resource", tool.Name)
+				}
+			}
+			res := callTool(t, cs, "get_entry", map[string]any{"slug": "thornbury-hale-joinery"})
+			b, _ := json.Marshal(res.Meta["com.daawid/card"])
+			var card schemas.EntryCard
+			if err := json.Unmarshal(b, &card); err != nil || card.DisplayName != "Thornbury & Hale" || card.Links.HTML == "" ||
+				card.Logo == nil || !strings.HasPrefix(card.Logo.URL, "https://media.daawid.example/") {
+				t.Errorf("card %s", b)
+			}
+			if strings.Contains(textOf(res), "com.daawid/card") {
+				t.Error("the card leaked into the text the model reads")
+			}
+			sec := callTool(t, cs, "get_entry_sections", map[string]any{"slug": "thornbury-hale-joinery", "sections": []string{"facts"}})
+			if sec.Meta["com.daawid/card"] != nil {
+				t.Error("get_entry_sections carries a card")
+			}
+		})
+	}
+}
