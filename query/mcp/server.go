@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/daawid/registry/query"
-	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,29 +27,45 @@ type Options struct {
 	// find the reader in the call's context (the REST server's).
 	Allow func(ctx context.Context) error
 	Count func(ctx context.Context, entryID string)
+	// SDKOnly turns the fast path of get_entry off (fast.go), to compare
+	// it with the SDK's answers.
+	SDKOnly bool
 }
 
 // Handler is the /mcp endpoint: Streamable HTTP without sessions (§7.1),
 // behind the DNS-rebinding guard (guard.go).
 func Handler(svc *query.Service, opt Options) http.Handler {
-	srv := NewServer(svc, opt)
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+	srv, t := newServer(svc, opt)
+	var h http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
 		// The SDK's own localhost guard refuses a loopback connection with
 		// another Host, which is every reverse proxy on the same machine:
 		// guard checks the Host and Origin against the site instead.
 		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true})
+	if !opt.SDKOnly {
+		sdkHandler := h
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !t.fastGetEntry(w, r) {
+				sdkHandler.ServeHTTP(w, r)
+			}
+		})
+	}
 	return guard(svc.Site(), h)
 }
 
 // NewServer is the MCP server with the read tools, in the order
 // schemas.ReadTools lists them.
 func NewServer(svc *query.Service, opt Options) *sdk.Server {
+	s, _ := newServer(svc, opt)
+	return s
+}
+
+func newServer(svc *query.Service, opt Options) (*sdk.Server, *tools) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
 	caps := &sdk.ServerCapabilities{}
 	caps.AddExtension(uiExtension, map[string]any{"mimeTypes": []string{uiMIME}})
-	s := sdk.NewServer(&sdk.Implementation{Name: "daawid", Title: "Daawid registry", Version: render.EngineVersion},
+	s := sdk.NewServer(serverInfo,
 		&sdk.ServerOptions{SetCacheable: cacheable, Capabilities: caps})
 	addUI(s)
 	t := &tools{svc: svc, opt: opt}
@@ -75,7 +90,7 @@ func NewServer(svc *query.Service, opt Options) *sdk.Server {
 				IdempotentHint: schemas.IdempotentHint, OpenWorldHint: &openWorld},
 		}, h)
 	}
-	return s
+	return s, t
 }
 
 // cacheable: the tool list may be kept an hour by anyone (MCP-52), the

@@ -3,8 +3,10 @@ package rest_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -411,4 +413,83 @@ func TestMCP_EntryCard(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The fast path of get_entry (query/mcp/fast.go) answers exactly what the
+// SDK answers, for every fixture and language, both protocol versions,
+// and errors too.
+func TestMCP_FastPath(t *testing.T) {
+	fast := mcpServer(t)
+	slow := mcpServerSDKOnly(t)
+	post := func(url, version, args, meta string) any {
+		body := `{"jsonrpc":"2.0","id":"x1","method":"tools/call","params":{"name":"get_entry","arguments":` + args + meta + `}}`
+		req, _ := http.NewRequest("POST", url+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", version)
+		if version == "2026-07-28" && !strings.Contains(meta, `"name":1`) { // the odd one also lacks the headers
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", "get_entry")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var v any
+		if err := json.NewDecoder(resp.Body).Decode(&v); err != nil {
+			t.Fatalf("%s: %v", args, err)
+		}
+		return v
+	}
+	var cases []string
+	for _, e := range fixtures.Entries() {
+		for _, lang := range render.Languages(e) {
+			cases = append(cases, fmt.Sprintf(`{"slug":%q,"language":%q}`, e.Slug, lang))
+		}
+	}
+	cases = append(cases, `{}`, `{"slug":"no-such-entry-anywhere"}`, `{"id":"`+reg.removedID+`"}`, `"not an object"`)
+	good := `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
+	metas := map[string][]string{
+		"2025-11-25": {"", good},
+		"2026-07-28": {good, "", `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}`,
+			`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`, `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":1}}`},
+	}
+	for _, v := range protocols {
+		for mi, m := range metas[v] {
+			for ci, c := range cases {
+				if mi > 0 && ci > 2 {
+					break // a few calls for each odd _meta
+				}
+				a, b := post(fast.URL, v, c, m), post(slow.URL, v, c, m)
+				if !reflect.DeepEqual(a, b) {
+					ja, _ := json.Marshal(a)
+					jb, _ := json.Marshal(b)
+					t.Errorf("%s %s %s: the fast path answers\n%.400s\nthe SDK\n%.400s", v, m, c, ja, jb)
+				}
+			}
+		}
+	}
+}
+
+// mcpServerSDKOnly is mcpServer with every call through the SDK.
+func mcpServerSDKOnly(t testing.TB) *testServer {
+	t.Helper()
+	snaps, err := query.OpenSnapshots(reg.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{snaps: snaps, now: serveNow}
+	svc := query.NewService(snaps, reg.site)
+	srv, err := rest.New(rest.Config{Reports: t.TempDir(), Now: func() time.Time { return ts.now }}, svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{Now: func() time.Time { return ts.now }, SDKOnly: true}))
+	ts.Server = httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ts.Close()
+		snaps.Close()
+	})
+	return ts
 }

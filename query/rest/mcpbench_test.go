@@ -77,11 +77,16 @@ func BenchmarkMCPGetEntry_vsREST(b *testing.B) {
 		return nil
 	}
 	mcp := func(i int) error {
-		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_entry","arguments":{"id":%q}}}`, i, ids[i%len(ids)])
+		// As a 2026-07-28 client sends it: the version, capabilities and
+		// client in _meta, the method and tool in headers.
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_entry","arguments":{"id":%q},`+
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`, i, ids[i%len(ids)])
 		req, _ := http.NewRequest("POST", ts.URL+"/mcp", bytes.NewBufferString(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "get_entry")
 		resp, err := client.Do(req)
 		if err != nil {
 			return err
