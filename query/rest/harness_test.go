@@ -202,11 +202,13 @@ type testServer struct {
 	snaps   *query.Snapshots
 	counter *counting.Counter
 	now     time.Time
+	srv     *rest.Server
+	svc     *query.Service
 }
 
 type serverOption func(*rest.Config)
 
-func newServer(t *testing.T, opts ...serverOption) *testServer {
+func newServer(t testing.TB, opts ...serverOption) *testServer {
 	t.Helper()
 	snaps, err := query.OpenSnapshots(reg.out)
 	if err != nil {
@@ -223,10 +225,12 @@ func newServer(t *testing.T, opts ...serverOption) *testServer {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	srv, err := rest.New(cfg, query.NewService(snaps, reg.site))
+	ts.svc = query.NewService(snaps, reg.site)
+	srv, err := rest.New(cfg, ts.svc)
 	if err != nil {
 		t.Fatal(err)
 	}
+	ts.srv = srv
 	ts.Server = httptest.NewServer(srv.Handler())
 	t.Cleanup(func() {
 		ts.Close()

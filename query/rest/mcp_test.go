@@ -5,16 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/daawid/registry/fixtures"
-	"github.com/daawid/registry/query"
-	"github.com/daawid/registry/query/counting"
-	"github.com/daawid/registry/query/fairuse"
 	qmcp "github.com/daawid/registry/query/mcp"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
@@ -27,33 +23,8 @@ import (
 // /mcp (HTTP-06), as daawid serve mounts it.
 func mcpServer(t testing.TB, opts ...serverOption) *testServer {
 	t.Helper()
-	snaps, err := query.OpenSnapshots(reg.out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := &testServer{snaps: snaps, now: serveNow}
-	counter, err := counting.Open(counting.Config{Dir: t.TempDir()}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts.counter = counter
-	svc := query.NewService(snaps, reg.site)
-	cfg := rest.Config{Limiter: fairuse.NewLimiter(300), Counter: counter, Reports: t.TempDir(),
-		Now: func() time.Time { return ts.now }}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	srv, err := rest.New(cfg, svc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{Now: func() time.Time { return ts.now }, Allow: srv.ReadAllowed, Count: srv.CountRead}))
-	ts.Server = httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ts.Close()
-		counter.Close()
-		snaps.Close()
-	})
+	ts := newServer(t, opts...)
+	ts.srv.MountMCP(qmcp.Handler(ts.svc, qmcp.Options{Now: func() time.Time { return ts.now }, Allow: ts.srv.ReadAllowed, Count: ts.srv.CountRead}))
 	return ts
 }
 
@@ -475,21 +446,7 @@ func TestMCP_FastPath(t *testing.T) {
 // mcpServerSDKOnly is mcpServer with every call through the SDK.
 func mcpServerSDKOnly(t testing.TB) *testServer {
 	t.Helper()
-	snaps, err := query.OpenSnapshots(reg.out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := &testServer{snaps: snaps, now: serveNow}
-	svc := query.NewService(snaps, reg.site)
-	srv, err := rest.New(rest.Config{Reports: t.TempDir(), Now: func() time.Time { return ts.now }}, svc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{Now: func() time.Time { return ts.now }, SDKOnly: true}))
-	ts.Server = httptest.NewServer(srv.Handler())
-	t.Cleanup(func() {
-		ts.Close()
-		snaps.Close()
-	})
+	ts := newServer(t, func(c *rest.Config) { c.Limiter = nil })
+	ts.srv.MountMCP(qmcp.Handler(ts.svc, qmcp.Options{Now: func() time.Time { return ts.now }, SDKOnly: true}))
 	return ts
 }
