@@ -217,7 +217,12 @@ func TestMCP_Errors(t *testing.T) {
 				{"get_entry", map[string]any{}, "invalid_input", "id"},
 				{"get_entry", map[string]any{"slug": "no-such-entry-anywhere"}, "not_found", ""},
 				{"get_entry", map[string]any{"id": reg.removedID}, "gone", ""},
+				{"get_entry_sections", map[string]any{"slug": "holzwerk-krause", "sections": []string{"nonsense"}}, "invalid_input", "sections"},
+				{"get_entry_sections", map[string]any{"slug": "holzwerk-krause"}, "invalid_input", "sections"},
+				{"get_entry_sections", map[string]any{"slug": "holzwerk-krause", "domain": "holzwerk-krause.example", "sections": []string{"hours"}}, "invalid_input", "id"},
 				{"get_offerings", map[string]any{"entry": "holzwerk-krause", "limit": 500}, "invalid_input", "limit"},
+				{"get_offerings", map[string]any{}, "invalid_input", "entry"},
+				{"get_brand_kit", map[string]any{"entry": "holzwerk-krause", "language": "not a tag"}, "invalid_input", "language"},
 				{"get_brand_kit", map[string]any{"entry": "no-such-entry-anywhere"}, "not_found", ""},
 			} {
 				e := errorOf(t, callTool(t, cs, c.tool, c.args))
