@@ -2,15 +2,18 @@ package rest_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/daawid/registry/fixtures"
+	"github.com/daawid/registry/query/counting"
 	qmcp "github.com/daawid/registry/query/mcp"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
@@ -454,4 +457,54 @@ func mcpServerSDKOnly(t testing.TB) *testServer {
 	ts := newServer(t, func(c *rest.Config) { c.Limiter = nil })
 	ts.srv.MountMCP(qmcp.Handler(ts.svc, qmcp.Options{Now: func() time.Time { return ts.now }, SDKOnly: true}))
 	return ts
+}
+
+// §8 / REST-38: an entry an MCP tool returns is a read of its view,
+// counted by the category of reader like a REST read; errors count
+// nothing.
+func TestMCP_ReadsCounted(t *testing.T) {
+	dir := t.TempDir()
+	counter, err := counting.Open(counting.Config{Dir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := mcpServer(t, func(c *rest.Config) { c.Counter = counter })
+	c := sdk.NewClient(&sdk.Implementation{Name: "daawid-test", Version: "1"}, nil)
+	hc := &http.Client{Transport: uaTransport{uaChatGPT}}
+	cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for range 3 {
+		callTool(t, cs, "get_entry", map[string]any{"id": hkID})
+	}
+	callTool(t, cs, "get_offerings", map[string]any{"entry": hkID})
+	callTool(t, cs, "get_entry", map[string]any{"slug": "no-such-entry-anywhere"})
+	if err := counter.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var reads int64
+	var cat string
+	q := `SELECT category, sum(reads) FROM read_parquet('` + filepath.Join(dir, "reads", "**", "*.parquet") + `', hive_partitioning=false) WHERE entry_id = ? GROUP BY ALL`
+	if err := db.QueryRow(q, hkID).Scan(&cat, &reads); err != nil {
+		t.Fatal(err)
+	}
+	if reads != 4 || cat != "openai" {
+		t.Fatalf("%d reads by %s, want 4 by openai", reads, cat)
+	}
+}
+
+// uaTransport sends every request with a User-Agent.
+type uaTransport struct{ ua string }
+
+func (u uaTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("User-Agent", u.ua)
+	return http.DefaultTransport.RoundTrip(r)
 }
