@@ -508,3 +508,16 @@ func (u uaTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set("User-Agent", u.ua)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// MCP-76: what is no tool call of ours (an unknown tool) is a protocol
+// error as the MCP specification says, not a tool result.
+func TestMCP_ProtocolErrors(t *testing.T) {
+	ts := mcpServer(t)
+	for _, v := range protocols {
+		cs := mcpClient(t, ts, v)
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
+		if err == nil {
+			t.Errorf("%s: an unknown tool answered %+v", v, res)
+		}
+	}
+}
