@@ -15,18 +15,18 @@ import (
 // words count for every category in it. They are the same for every
 // entry of a category, so they are kept once, apart from the entries.
 type categoryWords struct {
-	codes   []string          // category ID → code
-	ids     map[string]uint16 // code → category ID
-	sector  []uint16          // category ID → its sector's ID
-	words   map[string][]uint16
-	vocab   []string // the words, sorted
-	reverse []string // the words spelled backwards, sorted
+	codes  []string          // category ID → code
+	ids    map[string]uint16 // code → category ID
+	sector []uint16          // category ID → its sector's ID
+	set    wordSet           // the words
+	cats   [][]uint16        // word (its place in set) → its categories
 }
 
 var loadCategories = sync.OnceValue(func() *categoryWords { return newCategoryWords(taxonomy.Default()) })
 
 func newCategoryWords(t *taxonomy.Taxonomy) *categoryWords {
-	cw := &categoryWords{ids: map[string]uint16{}, words: map[string][]uint16{}}
+	cw := &categoryWords{ids: map[string]uint16{}}
+	words := map[string][]uint16{}
 	cats := t.Categories()
 	for _, c := range cats {
 		cw.ids[c.Code] = uint16(len(cw.codes))
@@ -38,8 +38,8 @@ func newCategoryWords(t *taxonomy.Taxonomy) *categoryWords {
 	}
 	add := func(id uint16, lang, text string) {
 		for _, w := range terms.Index(nil, lang, text) {
-			if l := cw.words[w]; len(l) == 0 || l[len(l)-1] != id {
-				cw.words[w] = append(l, id)
+			if l := words[w]; len(l) == 0 || l[len(l)-1] != id {
+				words[w] = append(l, id)
 			}
 		}
 	}
@@ -56,14 +56,13 @@ func newCategoryWords(t *taxonomy.Taxonomy) *categoryWords {
 			}
 		}
 	}
-	for w, ids := range cw.words {
+	sorted := slices.Sorted(maps.Keys(words))
+	cw.set = newWordSet(sorted)
+	for _, w := range sorted {
+		ids := words[w]
 		slices.Sort(ids)
-		cw.words[w] = slices.Compact(ids)
-		cw.vocab = append(cw.vocab, w)
-		cw.reverse = append(cw.reverse, reversed(w))
+		cw.cats = append(cw.cats, slices.Compact(ids))
 	}
-	slices.Sort(cw.vocab)
-	slices.Sort(cw.reverse)
 	return cw
 }
 
@@ -82,23 +81,12 @@ func reversed(s string) string {
 func CategoryCodes(word, lang string) []string {
 	cw := loadCategories()
 	seen := map[uint16]bool{}
-	add := func(w string) {
-		for _, c := range cw.words[w] {
-			seen[c] = true
-		}
-	}
 	for _, rd := range terms.Readings(nil, lang, word) {
-		add(rd)
-		if len([]rune(rd)) < 4 {
-			continue
-		}
-		for i, n := prefixRange(cw.vocab, rd); n > 0; i, n = i+1, n-1 {
-			add(cw.vocab[i])
-		}
-		rev := reversed(rd)
-		for i, n := prefixRange(cw.reverse, rev); n > 0; i, n = i+1, n-1 {
-			add(reversed(cw.reverse[i]))
-		}
+		cw.set.match(rd, func(w int32) {
+			for _, c := range cw.cats[w] {
+				seen[c] = true
+			}
+		})
 	}
 	var out []string
 	for c := range seen {

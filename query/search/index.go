@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/schemas"
@@ -36,13 +37,11 @@ type Index struct {
 	radii  []circle
 	zones  []*time.Location
 
-	// Postings of the entries' words: vocab[i]'s entries are
+	// Postings of the entries' words: word i's entries are
 	// post[start[i]:start[i+1]], each ordinal<<1 | 1 when strong.
-	vocab   sortedWords
-	reverse sortedWords // vocab spelled backwards, sorted; rterm maps back
-	rterm   []int32
-	start   []uint32
-	post    []uint32
+	words wordSet
+	start []uint32
+	post  []uint32
 
 	// catPost are the entries of each category (and of each sector: its
 	// categories' entries).
@@ -724,20 +723,7 @@ func (b *Builder) Build() *Index {
 		b.lists[old] = nil
 	}
 	ix.start[len(order)] = uint32(len(ix.post))
-	ix.vocab = newSortedWords(sorted)
-	rev := make([]int32, len(sorted))
-	backwards := make([]string, len(sorted))
-	for i, w := range sorted {
-		backwards[i] = reversed(w)
-		rev[i] = int32(i)
-	}
-	slices.SortFunc(rev, func(a, c int32) int { return strings.Compare(backwards[a], backwards[c]) })
-	rs := make([]string, len(rev))
-	ix.rterm = make([]int32, len(rev))
-	for i, t := range rev {
-		rs[i], ix.rterm[i] = backwards[t], t
-	}
-	ix.reverse = newSortedWords(rs)
+	ix.words = newWordSet(sorted)
 	b.terms = nil
 	ix.catStart = make([]uint32, len(b.catList)+1)
 	for i, l := range b.catList {
@@ -771,6 +757,50 @@ func (ix *Index) holds(hash uint64, id []byte) bool {
 	}
 	return len(ix.hidden) > 0 && ix.hidden[string(id)]
 }
+
+// wordSet is a sorted vocabulary (an index's words, the category words)
+// that finds a word by any reading, and for a reading of four letters or
+// more the words it starts or ends, as search compares words.
+type wordSet struct {
+	forward  sortedWords
+	backward sortedWords // the words spelled backwards, sorted
+	back     []int32     // backward i → the word's place in forward
+}
+
+func newWordSet(sorted []string) wordSet {
+	backwards := make([]string, len(sorted))
+	order := make([]int32, len(sorted))
+	for i, w := range sorted {
+		backwards[i], order[i] = reversed(w), int32(i)
+	}
+	slices.SortFunc(order, func(a, c int32) int { return strings.Compare(backwards[a], backwards[c]) })
+	rs := make([]string, len(order))
+	for i, t := range order {
+		rs[i] = backwards[t]
+	}
+	return wordSet{forward: newSortedWords(sorted), backward: newSortedWords(rs), back: order}
+}
+
+// match calls fn with the place of every word a reading finds: the word
+// itself, and for four letters or more the words it starts or ends (at
+// most maxExpand each way). A word may come more than once.
+func (s *wordSet) match(rd string, fn func(int32)) {
+	if i, ok := s.forward.search(rd); ok {
+		fn(int32(i))
+	}
+	if utf8.RuneCountInString(rd) < 4 {
+		return
+	}
+	for i, n := s.forward.prefix(rd); n > 0; i, n = i+1, n-1 {
+		fn(int32(i))
+	}
+	for i, n := s.backward.prefix(reversed(rd)); n > 0; i, n = i+1, n-1 {
+		fn(s.back[i])
+	}
+}
+
+// word is the word at a place.
+func (s *wordSet) word(i int32) string { return string(s.forward.at(int(i))) }
 
 // sortedWords are sorted words kept in one arena: a million words cost
 // no pointer the garbage collector would follow.

@@ -571,8 +571,8 @@ func (r *runner) postings(ix *Index, word string) wordPostings {
 			out.terms = append(out.terms, l)
 		}
 	}
-	cats := func(w string) {
-		for _, c := range cw.words[w] {
+	cats := func(w int32) {
+		for _, c := range cw.cats[w] {
 			if !catSeen[c] {
 				catSeen[c] = true
 				out.cats = append(out.cats, c)
@@ -582,39 +582,10 @@ func (r *runner) postings(ix *Index, word string) wordPostings {
 	}
 	var buf [24]string
 	for _, rd := range terms.Readings(buf[:0], r.q.Lang, word) {
-		if t, ok := ix.vocab.search(rd); ok {
-			term(int32(t))
-		}
-		cats(rd)
-		if len([]rune(rd)) < 4 {
-			continue
-		}
-		for i, n := ix.vocab.prefix(rd); n > 0; i, n = i+1, n-1 {
-			term(int32(i))
-		}
-		rev := reversed(rd)
-		for i, n := ix.reverse.prefix(rev); n > 0; i, n = i+1, n-1 {
-			term(ix.rterm[i])
-		}
-		for i, n := prefixRange(cw.vocab, rd); n > 0; i, n = i+1, n-1 {
-			cats(cw.vocab[i])
-		}
-		for i, n := prefixRange(cw.reverse, rev); n > 0; i, n = i+1, n-1 {
-			cats(reversed(cw.reverse[i]))
-		}
+		ix.words.match(rd, term)
+		cw.set.match(rd, cats)
 	}
 	return out
-}
-
-// prefixRange is where the sorted words starting with p are: from i, n
-// of them (at most maxExpand).
-func prefixRange(sorted []string, p string) (int, int) {
-	i, _ := slices.BinarySearch(sorted, p)
-	n := 0
-	for j := i; j < len(sorted) && n < maxExpand && strings.HasPrefix(sorted[j], p); j++ {
-		n++
-	}
-	return i, n
 }
 
 // sureBit marks an entry of tier 1's list that is surely in tier 1.
