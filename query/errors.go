@@ -61,11 +61,9 @@ func (v *invalid) add(field, format string, args ...any) {
 	*v = append(*v, Issue{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
-// with adds issues found elsewhere.
-func (v *invalid) with(issues []Issue) *invalid {
-	*v = append(*v, issues...)
-	return v
-}
+// InvalidInput is the invalid_input error of these mistakes, its message
+// naming every field (nil when there are none).
+func InvalidInput(issues []Issue) error { return invalid(issues).err() }
 
 func (v invalid) err() error {
 	if len(v) == 0 {

@@ -18,7 +18,7 @@ func (r *Read) Search(in schemas.SearchInput) (schemas.SearchOutput, error) {
 	out, err := r.sn.search.Search(in, r.now, search.Options{BaseURL: site.BaseURL, RankingPolicy: site.BaseURL + RankingPolicyPath})
 	var bad *search.InputError
 	if errors.As(err, &bad) {
-		return out, (&invalid{}).with(bad.Issues).err()
+		return out, InvalidInput(bad.Issues)
 	}
 	return out, err
 }

@@ -147,8 +147,7 @@ func args(req *sdk.CallToolRequest, v any) error {
 		raw = []byte("{}")
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return &query.Error{Code: query.CodeInvalidInput, Message: "arguments: " + err.Error(),
-			Issues: []query.Issue{{Field: "arguments", Message: err.Error()}}}
+		return query.InvalidInput([]query.Issue{{Field: "arguments", Message: err.Error()}})
 	}
 	return nil
 }

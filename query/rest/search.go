@@ -3,6 +3,7 @@ package rest
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,17 +33,18 @@ func (s *Server) search(c *gin.Context, rd *query.Read) error {
 	}
 	in, page, bad := searchInput(c)
 	if len(bad) > 0 {
-		return invalidParams(bad)
+		return query.InvalidInput(bad)
 	}
 	out, err := rd.Search(in)
 	if err != nil {
-		if e, ok := query.AsError(err); ok {
-			for i := range e.Issues {
-				if p, ok := searchParams[e.Issues[i].Field]; ok {
-					e.Issues[i].Field = p
+		if e, ok := query.AsError(err); ok && e.Code == query.CodeInvalidInput {
+			issues := slices.Clone(e.Issues)
+			for i := range issues {
+				if p, ok := searchParams[issues[i].Field]; ok {
+					issues[i].Field = p
 				}
 			}
-			e.Message = issuesMessage(e.Issues)
+			return query.InvalidInput(issues)
 		}
 		return err
 	}
@@ -125,16 +127,4 @@ func searchInput(c *gin.Context) (in schemas.SearchInput, page int, bad []query.
 		page = 2
 	}
 	return in, page, bad
-}
-
-func invalidParams(bad []query.Issue) error {
-	return &query.Error{Code: query.CodeInvalidInput, Message: issuesMessage(bad), Issues: bad}
-}
-
-func issuesMessage(issues []query.Issue) string {
-	parts := make([]string, len(issues))
-	for i, is := range issues {
-		parts[i] = is.Field + ": " + is.Message
-	}
-	return strings.Join(parts, "; ")
 }
