@@ -73,12 +73,7 @@ func (s *Server) ReadAllowed(ctx context.Context) error {
 	if !ok || s.cfg.Limiter == nil {
 		return nil
 	}
-	allowed, retry := s.cfg.Limiter.Allow(r.category, r.addr, s.cfg.Now())
-	if allowed {
-		return nil
-	}
-	s.cfg.Metrics.limited(r.category)
-	return rateLimited(retry)
+	return s.allow(r.category, r.addr)
 }
 
 // CountRead counts an entry an MCP tool returned as a read of its view,

@@ -245,16 +245,17 @@ func (s *Server) limit(c *gin.Context) error {
 	if s.cfg.Limiter == nil {
 		return nil
 	}
-	cat := s.category(c.Request)
-	ok, retry := s.cfg.Limiter.Allow(cat, clientAddr(c), s.cfg.Now())
+	return s.allow(s.category(c.Request), clientAddr(c))
+}
+
+// allow takes one read of a reader's minute, or answers rate_limited
+// with the seconds to the next minute (REST and MCP alike).
+func (s *Server) allow(cat string, addr netip.Addr) error {
+	ok, retry := s.cfg.Limiter.Allow(cat, addr, s.cfg.Now())
 	if ok {
 		return nil
 	}
 	s.cfg.Metrics.limited(cat)
-	return rateLimited(retry)
-}
-
-func rateLimited(retry int) error {
 	return &query.Error{Code: query.CodeRateLimited, RetryAfterSeconds: retry,
 		Message: "more than 300 reads this minute from this address for this kind of reader; try again in " + itoa(retry) + " seconds"}
 }

@@ -286,6 +286,17 @@ func (r *runner) layer(ix *Index, later []*Index) {
 		olists = append(olists, wp.all)
 	}
 	const seen = 1 << 63
+	// visit considers an entry found by its tally, once (seen marks it).
+	visit := func(at int32, known int) {
+		v := acc[at]
+		if v == 0 || v&seen != 0 {
+			return
+		}
+		acc[at] = v | seen
+		if matched(uint32(v)&mask) >= needed {
+			r.consider(ix, at, v, later, known)
+		}
+	}
 	hasPlace := q.Place != nil || q.PlaceName != "" || q.Postal != ""
 	full := false
 	// With a place, tier 1 first, from the place index: when it fills
@@ -320,16 +331,13 @@ func (r *runner) layer(ix *Index, later []*Index) {
 		}
 		if lookUp {
 			for _, t := range t1 {
-				at, sure := t&^sureBit, t&sureBit != 0
+				at := t &^ sureBit
 				if acc[at] != 0 || !r.eligible(ix.flags[at]) {
 					continue
 				}
-				v := weigh(ix, wps, owps, at)
-				acc[at] = v | seen
+				acc[at] = weigh(ix, wps, owps, at)
 				touched = append(touched, at)
-				if matched(uint32(v)&mask) >= needed {
-					r.consider(ix, at, v, later, tierIf(sure))
-				}
+				visit(at, tierIf(t&sureBit != 0))
 			}
 			full = len(r.top) == r.limit
 		}
@@ -380,30 +388,14 @@ func (r *runner) layer(ix *Index, later []*Index) {
 			}
 		}
 		if hasPlace {
-			r.tierOne(ix, func(at int32, sure bool) {
-				v := acc[at]
-				if v == 0 || v&seen != 0 {
-					return
-				}
-				acc[at] = v | seen
-				if matched(uint32(v)&mask) >= needed {
-					r.consider(ix, at, v, later, tierIf(sure))
-				}
-			})
+			r.tierOne(ix, func(at int32, sure bool) { visit(at, tierIf(sure)) })
 			full = len(r.top) == r.limit
 		}
 	}
 	if !full && hasPlace {
 		// Tier 2: those that work anywhere.
 		for _, at := range ix.anywhere {
-			v := acc[at]
-			if v == 0 || v&seen != 0 {
-				continue
-			}
-			acc[at] = v | seen
-			if matched(uint32(v)&mask) >= needed {
-				r.consider(ix, at, v, later, tierUnknown)
-			}
+			visit(at, tierUnknown)
 		}
 		full = len(r.top) == r.limit
 	}
