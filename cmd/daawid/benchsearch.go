@@ -98,6 +98,7 @@ func benchSearch(args []string, stdout, stderr io.Writer) int {
 	for _, l := range sn.Searcher().Layers {
 		n += l.Len()
 	}
+	baseURL := sn.Manifest.BaseURL
 	sn.Release()
 	logf("opened in %.1f s (heap %+.0f MB: documents, gazetteer and search); the search index: %d entries, %.0f MB, built in %.1f s",
 		openSecs, float64(int64(h1)-int64(h0))/1e6, n, float64(indexBytes)/1e6, buildSecs)
@@ -112,7 +113,7 @@ func benchSearch(args []string, stdout, stderr io.Writer) int {
 		return fail(err)
 	}
 	now := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
-	site, err := render.NewSite(sn0(snaps).Manifest.BaseURL, taxonomy.Default())
+	site, err := render.NewSite(baseURL, taxonomy.Default())
 	if err != nil {
 		return fail(err)
 	}
@@ -204,12 +205,6 @@ func benchSearch(args []string, stdout, stderr io.Writer) int {
 			pct(sqlLat[k], .5), pct(sqlLat[k], .99), pct(ours[k], .5), pct(sqlLat[k], .5)/pct(ours[k], .5))
 	}
 	return 0
-}
-
-func sn0(s *query.Snapshots) *query.Snapshot {
-	sn := s.Acquire()
-	sn.Release()
-	return sn
 }
 
 // searchBenchSetup generates and compiles the companies and publishes

@@ -359,3 +359,39 @@ func newEmptyServer(t *testing.T) *testServer {
 	t.Cleanup(ts.Close)
 	return ts
 }
+
+// counts is a counter of reads and searches of the test's own, whose
+// files DuckDB reads back once it is flushed.
+type counts struct {
+	*counting.Counter
+	dir string
+}
+
+func newCounts(t testing.TB) counts {
+	t.Helper()
+	dir := t.TempDir()
+	c, err := counting.Open(counting.Config{Dir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return counts{c, dir}
+}
+
+// flushed closes the counter (flushing it) and opens DuckDB on its files:
+// glob("reads") or glob("searches") names them.
+func (c counts) flushed(t testing.TB) *sql.DB {
+	t.Helper()
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func (c counts) glob(kind string) string {
+	return "read_parquet('" + filepath.Join(c.dir, kind, "**", "*.parquet") + "', hive_partitioning=false)"
+}

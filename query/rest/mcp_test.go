@@ -2,18 +2,15 @@ package rest_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/daawid/registry/fixtures"
-	"github.com/daawid/registry/query/counting"
 	qmcp "github.com/daawid/registry/query/mcp"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
@@ -463,12 +460,8 @@ func mcpServerSDKOnly(t testing.TB) *testServer {
 // counted by the category of reader like a REST read; errors count
 // nothing.
 func TestMCP_ReadsCounted(t *testing.T) {
-	dir := t.TempDir()
-	counter, err := counting.Open(counting.Config{Dir: dir}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := mcpServer(t, func(c *rest.Config) { c.Counter = counter })
+	counter := newCounts(t)
+	ts := mcpServer(t, func(c *rest.Config) { c.Counter = counter.Counter })
 	c := sdk.NewClient(&sdk.Implementation{Name: "daawid-test", Version: "1"}, nil)
 	hc := &http.Client{Transport: uaTransport{uaChatGPT}}
 	cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: hc}, nil)
@@ -481,17 +474,10 @@ func TestMCP_ReadsCounted(t *testing.T) {
 	}
 	callTool(t, cs, "get_offerings", map[string]any{"entry": hkID})
 	callTool(t, cs, "get_entry", map[string]any{"slug": "no-such-entry-anywhere"})
-	if err := counter.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := counter.flushed(t)
 	var reads int64
 	var cat string
-	q := `SELECT category, sum(reads) FROM read_parquet('` + filepath.Join(dir, "reads", "**", "*.parquet") + `', hive_partitioning=false) WHERE entry_id = ? GROUP BY ALL`
+	q := `SELECT category, sum(reads) FROM ` + counter.glob("reads") + ` WHERE entry_id = ? GROUP BY ALL`
 	if err := db.QueryRow(q, hkID).Scan(&cat, &reads); err != nil {
 		t.Fatal(err)
 	}

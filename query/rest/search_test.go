@@ -1,15 +1,12 @@
 package rest_test
 
 import (
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/daawid/registry/query/counting"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/schemas"
 	_ "github.com/duckdb/duckdb-go/v2"
@@ -98,14 +95,10 @@ func TestSearch_BadParameters_REST29(t *testing.T) {
 // addresses), and each search is logged under its reader's category,
 // without address, user agent or outcome.
 func TestSearch_Neutral_SEARCH21_SEARCH36(t *testing.T) {
-	dir := t.TempDir()
-	counter, err := counting.Open(counting.Config{Dir: dir}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	counter := newCounts(t)
 	ts := newServer(t, func(c *rest.Config) {
 		c.TrustedProxies = []string{"127.0.0.1/32", "::1/128"}
-		c.Counter = counter
+		c.Counter = counter.Counter
 	})
 	agents := []string{uaChatGPT, uaBrowser, "ClaudeBot/1.0", "Googlebot/2.1", "PerplexityBot/1.0", "curl/8.5.0", "python-requests/2.32"}
 	var first string
@@ -125,24 +118,16 @@ func TestSearch_Neutral_SEARCH21_SEARCH36(t *testing.T) {
 			t.Fatalf("%s from %s got another answer:\n%s\n%s", ua, ip, body, first)
 		}
 	}
-	if err := counter.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	glob := filepath.Join(dir, "searches", "**", "*.parquet")
+	db := counter.flushed(t)
 	var n, cats int
 	var q string
-	if err := db.QueryRow(`SELECT count(*), count(DISTINCT category), min(query) FROM read_parquet('`+glob+`', hive_partitioning=false)`).Scan(&n, &cats, &q); err != nil {
+	if err := db.QueryRow(`SELECT count(*), count(DISTINCT category), min(query) FROM `+counter.glob("searches")).Scan(&n, &cats, &q); err != nil {
 		t.Fatal(err)
 	}
 	if n != 20 || cats < 3 || q != "Tischlerei" {
 		t.Fatalf("search log: %d searches, %d categories, query %q", n, cats, q)
 	}
-	rows, err := db.Query(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet('` + glob + `', hive_partitioning=false))`)
+	rows, err := db.Query(`SELECT column_name FROM (DESCRIBE SELECT * FROM ` + counter.glob("searches") + `)`)
 	if err != nil {
 		t.Fatal(err)
 	}
