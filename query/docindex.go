@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"fmt"
 	"hash/maphash"
 	"path/filepath"
@@ -294,20 +295,32 @@ func (ix *docIndex) add(r *schemas.DocRow, chain int32) error {
 }
 
 // row is a document's index row, as the publication wrote it.
-func (ix *docIndex) row(i int32) schemas.DocRow {
-	if r, ok := ix.full[i]; ok {
-		return r
+func (ix *docIndex) row(i int32) schemas.DocRow { return ix.rowAt(i, "") }
+
+// rowAt is row for a document found by its path, which it then need not
+// make again.
+func (ix *docIndex) rowAt(i int32, path string) schemas.DocRow {
+	if len(ix.full) > 0 {
+		if r, ok := ix.full[i]; ok {
+			return r
+		}
 	}
 	d := &ix.docs[i]
 	e := &ix.ents[d.entry]
 	id, slug := ix.str(e.id, e.idLen), ix.str(e.slug, e.slugLen)
 	kind, lang := ix.kinds[d.kind], ix.langs[d.lang]
-	var buf [128]byte
-	return schemas.DocRow{EntryID: id, Slug: slug, Kind: kind, Lang: lang, Path: string(appendDocPath(buf[:0], id, slug, ix.defaultLang(e), kind, lang, d.variant)),
+	if path == "" {
+		var buf [128]byte
+		path = string(appendDocPath(buf[:0], id, slug, ix.defaultLang(e), kind, lang, d.variant))
+	}
+	return schemas.DocRow{EntryID: id, Slug: slug, Kind: kind, Lang: lang, Path: path,
 		Pack: ix.packs[d.pack], Offset: d.offset, Length: d.length, MediaType: mediaTypes[kind],
 		ETag: schemas.DocETag(id, int(e.revision), kind, lang, ix.keys[e.key]), LastModified: fromMillis(e.lastModified),
 		Revision: e.revision, NextChangeAt: fromMillis(e.next)}
 }
+
+// langsOf is the languages of a document's entry, default first.
+func (ix *docIndex) langsOf(i int32) []string { return ix.langSets[ix.ents[ix.docs[i].entry].langs] }
 
 func (ix *docIndex) defaultLang(e *entryRec) string {
 	if l := ix.langSets[e.langs]; len(l) > 0 {
@@ -455,6 +468,23 @@ func (h *hashTable) find(key string) (int32, bool) {
 			return 0, false
 		}
 		if string(h.keyOf(v-1)) == key {
+			return v - 1, true
+		}
+	}
+}
+
+// findBytes is find for a key held as bytes (no copy to a string).
+func (h *hashTable) findBytes(key []byte) (int32, bool) {
+	if len(h.slots) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(h.slots) - 1)
+	for i := maphash.Bytes(h.seed, key) & mask; ; i = (i + 1) & mask {
+		v := h.slots[i]
+		if v == 0 {
+			return 0, false
+		}
+		if bytes.Equal(h.keyOf(v-1), key) {
 			return v - 1, true
 		}
 	}

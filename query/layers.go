@@ -32,13 +32,16 @@ func (l *layers) list() []*docIndex {
 
 // byID finds a live entry by its ID.
 func (l *layers) byID(id string) (entryRef, bool) {
-	for _, ix := range l.list() {
-		if at, ok := ix.byID.find(id); ok {
-			if ix.ents[at].removed {
+	if l.top != nil {
+		if at, ok := l.top.byID.find(id); ok {
+			if l.top.ents[at].removed {
 				return entryRef{}, false
 			}
-			return entryRef{ix, at}, true
+			return entryRef{l.top, at}, true
 		}
+	}
+	if at, ok := l.base.byID.find(id); ok && !l.base.ents[at].removed {
+		return entryRef{l.base, at}, true
 	}
 	return entryRef{}, false
 }
@@ -56,7 +59,7 @@ func (l *layers) bySlug(slug string) (entryRef, bool) {
 		return entryRef{}, false
 	}
 	if l.top != nil {
-		if _, replaced := l.top.byID.find(string(l.base.idOf(at))); replaced {
+		if _, replaced := l.top.byID.findBytes(l.base.idOf(at)); replaced {
 			return entryRef{}, false
 		}
 	}
@@ -73,9 +76,14 @@ func (l *layers) site() map[string]schemas.DocRow {
 
 // docAt finds the document served at an entry's path.
 func (l *layers) docAt(path string) (*docIndex, int32, bool) {
-	for _, ix := range l.list() {
-		if i, ok := ix.extra[path]; ok {
-			return ix, i, true
+	if l.top != nil && len(l.top.extra) > 0 {
+		if i, ok := l.top.extra[path]; ok {
+			return l.top, i, true
+		}
+	}
+	if len(l.base.extra) > 0 {
+		if i, ok := l.base.extra[path]; ok {
+			return l.base, i, true
 		}
 	}
 	slug := path[1:]

@@ -37,7 +37,7 @@ func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Ind
 			continue
 		}
 		row := ix.row(i)
-		f, ok := s.packs[row.Pack]
+		p, ok := s.packs[row.Pack]
 		if !ok {
 			return nil, fmt.Errorf("search index: no pack %s", row.Pack)
 		}
@@ -45,7 +45,8 @@ func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Ind
 			buf = make([]byte, row.Length)
 		}
 		buf = buf[:row.Length]
-		if _, err := f.ReadAt(buf, row.Offset); err != nil && err != io.EOF {
+		// Not through the document cache: search records are read once.
+		if _, err := p.f.ReadAt(buf, row.Offset); err != nil && err != io.EOF {
 			return nil, fmt.Errorf("search index: entry %s: %w", id, err)
 		}
 		var rec schemas.SearchRecord

@@ -1,9 +1,7 @@
 package query
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"regexp"
 	"strings"
 	"sync"
@@ -63,30 +61,22 @@ func (r *Read) Publication() *schemas.Manifest { return &r.sn.Manifest }
 // PublicationDir is the directory of the publication the reads see.
 func (r *Read) PublicationDir() string { return r.sn.Dir }
 
-// Doc is a document to serve: how (its index row) and its bytes.
+// Doc is a document to serve: how (its index row) and where its bytes
+// are (AppendBody, Reader).
 type Doc struct {
 	schemas.DocRow
-	Body io.ReadSeeker
-}
-
-// Bytes reads the document whole.
-func (d *Doc) Bytes() ([]byte, error) {
-	if _, err := d.Body.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	if d.Length <= 0 {
-		return io.ReadAll(d.Body)
-	}
-	b := make([]byte, d.Length) // its length is known: one read, no growing
-	_, err := io.ReadFull(d.Body, b)
-	return b, err
+	// Langs are the entry's languages, default first (the Link and
+	// Content-Language headers); none for a registry-level file.
+	Langs []string
+	pack  *pack  // the pack the bytes are in, or
+	body  []byte // the bytes, for a stand-in
 }
 
 // Document finds the document served at a path: an entry's page or
 // document ("/holzwerk-krause", "/holzwerk-krause/en.md") or a
 // registry-level file ("/llms.txt"). A removed entry's paths are gone.
 func (r *Read) Document(path string) (*Doc, error) {
-	d, ok := r.sn.Doc(path)
+	d, langs, ok := r.sn.docAt(path)
 	if !ok {
 		if slug := pathSlug(path); slug != "" {
 			if id, ok := r.sn.reg.removedSlug[slug]; ok {
@@ -95,37 +85,38 @@ func (r *Read) Document(path string) (*Doc, error) {
 		}
 		return nil, notFound("nothing is published at %s", path)
 	}
-	return r.doc(d)
+	return r.doc(d, langs)
 }
 
 // EntryDoc finds an entry's document of a kind in a language (lang "" for
 // the JSON-LD).
 func (r *Read) EntryDoc(entryID, kind, lang string) (*Doc, error) {
-	d, ok := r.sn.EntryDoc(entryID, kind, lang)
+	d, langs, ok := r.sn.entryDoc(entryID, kind, lang)
 	if !ok {
 		return nil, notFound("entry %s has no %s document in %q", entryID, kind, lang)
 	}
-	return r.doc(d)
+	return r.doc(d, langs)
 }
 
 // doc serves a document from its pack, or from the entry's stand-in when
 // time has changed the entry since it was published (D66).
-func (r *Read) doc(d schemas.DocRow) (*Doc, error) {
+func (r *Read) doc(d schemas.DocRow, langs []string) (*Doc, error) {
 	if d.EntryID != "" && !d.NextChangeAt.IsZero() && !r.now.Before(d.NextChangeAt) {
 		st, err := r.standIn(d.EntryID)
 		if err != nil {
 			return nil, err
 		}
 		if sd, ok := st.doc(d.Kind, d.Lang); ok {
+			sd.Langs = langs
 			return sd, nil
 		}
 		return nil, notFound("entry %s no longer has a %s document in %q", d.EntryID, d.Kind, d.Lang)
 	}
-	body, err := r.sn.Content(d)
+	p, err := r.sn.pack(d.Pack)
 	if err != nil {
 		return nil, err
 	}
-	return &Doc{DocRow: d, Body: body}, nil
+	return &Doc{DocRow: d, Langs: langs, pack: p}, nil
 }
 
 // pathSlug is the slug a page path names: "/holzwerk-krause.md" and
@@ -253,6 +244,3 @@ func (r *Read) entryDocBytes(id, kind, lang string) (*Doc, []byte, error) {
 	}
 	return d, b, nil
 }
-
-// bytesReader serves bytes held in memory as a document body.
-func bytesReader(b []byte) io.ReadSeeker { return bytes.NewReader(b) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/daawid/registry/schemas/snapshotio"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/VictoriaMetrics/fastcache"
 	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/query/search"
 	"github.com/daawid/registry/schemas"
@@ -25,14 +25,15 @@ type Snapshot struct {
 	Dir      string
 	Manifest schemas.Manifest
 	ix       layers
-	packs    map[string]*os.File // by name
+	packs    map[string]*pack // by name
+	cache    *fastcache.Cache // the server's document cache; nil: none
 	reg      *registryTables
 	search   *search.Searcher
 	// standIns are entries re-rendered in memory because their
 	// nextChangeAt came before a publication re-issued them (D66).
 	standIns sync.Map // entry ID → *standIn
 	// sitePacks are packs only registry-level files point into.
-	sitePacks sync.Map // name → *sitePackFile
+	sitePacks sync.Map // name → *sitePack
 
 	refs    atomic.Int64
 	retired atomic.Bool
@@ -41,12 +42,12 @@ type Snapshot struct {
 
 // OpenSnapshot opens a publication directory: it reads the manifest and
 // the document index chain (no document bytes) and opens the packs.
-func OpenSnapshot(dir string) (*Snapshot, error) { return openSnapshot(dir, nil, nil) }
+func OpenSnapshot(dir string) (*Snapshot, error) { return openSnapshot(dir, nil, nil, nil) }
 
 // openSnapshot opens a publication; when the one before it (prev) starts
 // its index chain with the same full index, that layer is shared, and
 // only the deltas after it are read (D71).
-func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer) (*Snapshot, error) {
+func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer, cache *fastcache.Cache) (*Snapshot, error) {
 	m, err := snapshotio.ReadManifest(dir)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
@@ -54,7 +55,7 @@ func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer) (*Snapshot,
 	if len(m.Index) == 0 {
 		return nil, fmt.Errorf("snapshot %s: the manifest lists no index", dir)
 	}
-	s := &Snapshot{Dir: dir, Manifest: *m, packs: map[string]*os.File{}}
+	s := &Snapshot{Dir: dir, Manifest: *m, packs: map[string]*pack{}, cache: cache}
 	if prev != nil && slices.Equal(prev.ix.base.files, m.Index[:1]) {
 		s.ix.base = prev.ix.base
 	} else if s.ix.base, err = readDocIndex(dir, m.Index[:1]); err != nil {
@@ -69,12 +70,12 @@ func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer) (*Snapshot,
 		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 	}
 	for _, p := range s.ix.packs() {
-		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(p)))
+		pk, err := openPack(filepath.Join(dir, filepath.FromSlash(p)), cache)
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 		}
-		s.packs[p] = f
+		s.packs[p] = pk
 	}
 	if gaz == nil {
 		if gaz, err = places.Default(); err != nil {
@@ -92,67 +93,76 @@ func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer) (*Snapshot,
 // Doc finds the document served at a path ("/holzwerk-krause.md",
 // "/holzwerk-krause/en", "/llms.txt").
 func (s *Snapshot) Doc(path string) (schemas.DocRow, bool) {
+	d, _, ok := s.docAt(path)
+	return d, ok
+}
+
+// docAt finds the document served at a path, with its entry's languages.
+func (s *Snapshot) docAt(path string) (schemas.DocRow, []string, bool) {
 	if d, ok := s.ix.site()[path]; ok {
-		return d, true
+		return d, nil, true
 	}
 	if len(path) < 2 || path[0] != '/' {
-		return schemas.DocRow{}, false
+		return schemas.DocRow{}, nil, false
 	}
 	ix, i, ok := s.ix.docAt(path)
 	if !ok {
-		return schemas.DocRow{}, false
+		return schemas.DocRow{}, nil, false
 	}
-	return ix.row(i), true
+	return ix.rowAt(i, path), ix.langsOf(i), true
 }
 
 // EntryDoc finds an entry's document of a kind in a language ("" for the
 // JSON-LD, which holds every language).
 func (s *Snapshot) EntryDoc(entryID, kind, lang string) (schemas.DocRow, bool) {
+	d, _, ok := s.entryDoc(entryID, kind, lang)
+	return d, ok
+}
+
+func (s *Snapshot) entryDoc(entryID, kind, lang string) (schemas.DocRow, []string, bool) {
 	e, ok := s.ix.byID(entryID)
 	if !ok {
-		return schemas.DocRow{}, false
+		return schemas.DocRow{}, nil, false
 	}
 	i, ok := e.ix.entryDoc(e.at, kind, lang)
 	if !ok {
-		return schemas.DocRow{}, false
+		return schemas.DocRow{}, nil, false
 	}
-	return e.ix.row(i), true
+	return e.ix.row(i), e.ix.langsOf(i), true
 }
 
-// Content is a document's bytes, for http.ServeContent (ranges included).
-func (s *Snapshot) Content(d schemas.DocRow) (*io.SectionReader, error) {
-	f, ok := s.packs[d.Pack]
-	if !ok {
-		if f = s.sitePack(d.Pack); f == nil {
-			return nil, fmt.Errorf("snapshot %s: no pack %s", s.Dir, d.Pack)
-		}
+// pack is the open pack a document's bytes are in.
+func (s *Snapshot) pack(name string) (*pack, error) {
+	if p, ok := s.packs[name]; ok {
+		return p, nil
 	}
-	return io.NewSectionReader(f, d.Offset, d.Length), nil
+	if p := s.sitePack(name); p != nil {
+		return p, nil
+	}
+	return nil, fmt.Errorf("snapshot %s: no pack %s", s.Dir, name)
 }
 
 // sitePack opens a pack only registry-level files are in (the
 // publication's own pack of a delta that rendered no entry).
-func (s *Snapshot) sitePack(name string) *os.File {
-	v, _ := s.sitePacks.LoadOrStore(name, &sitePackFile{})
-	sp := v.(*sitePackFile)
-	sp.once.Do(func() { sp.f, _ = os.Open(filepath.Join(s.Dir, filepath.FromSlash(name))) })
-	return sp.f
+func (s *Snapshot) sitePack(name string) *pack {
+	v, _ := s.sitePacks.LoadOrStore(name, &sitePack{})
+	sp := v.(*sitePack)
+	sp.once.Do(func() { sp.p, _ = openPack(filepath.Join(s.Dir, filepath.FromSlash(name)), s.cache) })
+	return sp.p
 }
 
-type sitePackFile struct {
+type sitePack struct {
 	once sync.Once
-	f    *os.File
+	p    *pack
 }
 
 // Bytes reads a document whole.
 func (s *Snapshot) Bytes(d schemas.DocRow) ([]byte, error) {
-	r, err := s.Content(d)
+	p, err := s.pack(d.Pack)
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, d.Length)
-	_, err = io.ReadFull(r, b)
-	return b, err
+	return p.appendAt(make([]byte, 0, d.Length), d.Offset, d.Length)
 }
 
 // Len is how many documents the snapshot serves.
@@ -160,12 +170,12 @@ func (s *Snapshot) Len() int { return s.ix.live() }
 
 func (s *Snapshot) close() {
 	s.closed.Do(func() {
-		for _, f := range s.packs {
-			f.Close()
+		for _, p := range s.packs {
+			p.f.Close()
 		}
 		s.sitePacks.Range(func(_, v any) bool {
-			if f := v.(*sitePackFile).f; f != nil {
-				f.Close()
+			if p := v.(*sitePack).p; p != nil {
+				p.f.Close()
 			}
 			return true
 		})
@@ -189,8 +199,13 @@ type Snapshots struct {
 	// Gazetteer places entries and queries for search; nil: the bundled
 	// one (places.Default). Set it before the first Refresh.
 	Gazetteer *places.Gazetteer
-	cur       atomic.Pointer[Snapshot]
-	mu        sync.Mutex // one refresh at a time
+	// DocCacheBytes is the size of the document cache all the
+	// publications served share (D74); 0: none. Set it before the first
+	// Refresh.
+	DocCacheBytes int
+	cache         atomic.Pointer[fastcache.Cache]
+	cur           atomic.Pointer[Snapshot]
+	mu            sync.Mutex // one refresh at a time
 }
 
 // OpenSnapshots opens the publication {out}/current points at.
@@ -241,7 +256,10 @@ func (s *Snapshots) Refresh() (bool, error) {
 		prev.refs.Add(1) // held while its full layer is looked at
 		defer prev.Release()
 	}
-	sn, err := openSnapshot(dir, prev, s.Gazetteer)
+	if s.cache.Load() == nil && s.DocCacheBytes > 0 {
+		s.cache.Store(fastcache.New(s.DocCacheBytes))
+	}
+	sn, err := openSnapshot(dir, prev, s.Gazetteer, s.cache.Load())
 	if err != nil {
 		return false, err
 	}

@@ -33,7 +33,7 @@ func (s *standIn) doc(kind, lang string) (*Doc, bool) {
 	if !ok {
 		return nil, false
 	}
-	return &Doc{DocRow: d.row, Body: bytesReader(d.body)}, true
+	return &Doc{DocRow: d.row, body: d.body}, true
 }
 
 func (r *Read) standIn(id string) (*standIn, error) {

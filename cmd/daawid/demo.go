@@ -66,7 +66,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	sched.Log = log
 	schedDone := make(chan error, 1)
 	go func() { schedDone <- pipeline.Schedule(ctx, sched) }()
-	cfg := serveConfig{Out: d.out, Addr: *addr, MetricsAddr: *metrics, Site: site, Keys: filepath.Join(*dir, "keys.json"),
+	cfg := serveConfig{Out: d.out, Addr: *addr, MetricsAddr: *metrics, Site: site, Keys: filepath.Join(*dir, "keys.json"), DocCache: 64 << 20,
 		Reports: filepath.Join(*dir, "reports"), Counts: filepath.Join(*dir, "counts"), Log: log}
 	cfg.bound = func(a string) {
 		u := site.BaseURL

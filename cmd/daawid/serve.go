@@ -40,6 +40,7 @@ type serveConfig struct {
 	Reports     string // where reports go
 	Counts      string // where read counts go; "" counts nothing
 	NoLimit     bool   // no fair-use limit (benchmarks against a static server)
+	DocCache    int    // bytes of the document cache (D74); 0: none
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed.
 	TrustedProxies []string
 	Log            *slog.Logger
@@ -62,6 +63,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	noLimit := fs.Bool("no-limit", false, "no fair-use limit (for load benchmarks only)")
 	proxies := fs.String("trusted-proxies", "", "comma-separated CIDRs of the proxies whose X-Forwarded-For is believed (none by default)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error (access logs are info)")
+	docCache := fs.Int("doc-cache", query.DefaultDocCacheBytes, "bytes of the document cache: the most read documents kept in memory, outside the Go heap (0: none)")
 	memLimit := fs.Int64("memory-limit", 2750<<20, "the Go heap's soft limit in bytes (GOMEMLIMIT overrides): the garbage collector works harder near it, so a publication swap, when two are in memory, stays in bounds")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: daawid serve [--out DIR] [--addr HOST:PORT] [flags]")
@@ -82,7 +84,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	parent := filepath.Dir(filepath.Clean(*out))
 	cfg := serveConfig{Out: *out, Addr: *addr, MetricsAddr: *metrics, Site: site, Keys: *keysFile,
-		Reports: orDefault(*reports, filepath.Join(parent, "reports")), Counts: orDefault(*counts, filepath.Join(parent, "counts")), NoLimit: *noLimit, Log: log}
+		Reports: orDefault(*reports, filepath.Join(parent, "reports")), Counts: orDefault(*counts, filepath.Join(parent, "counts")), NoLimit: *noLimit, Log: log, DocCache: max(0, *docCache)}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			cfg.TrustedProxies = append(cfg.TrustedProxies, p)
@@ -96,6 +98,24 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// registerDocCache exports the document cache's work (D74): reads,
+// misses, entries and bytes held.
+func registerDocCache(reg prometheus.Registerer, snaps *query.Snapshots) {
+	stat := func(f func(query.DocCacheStats) uint64) func() float64 {
+		return func() float64 { return float64(f(snaps.DocCacheStats())) }
+	}
+	reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "daawid_doc_cache_reads_total", Help: "Documents looked up in the document cache."},
+			stat(func(s query.DocCacheStats) uint64 { return s.Reads })),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "daawid_doc_cache_misses_total", Help: "Documents the document cache did not hold (read from their pack)."},
+			stat(func(s query.DocCacheStats) uint64 { return s.Misses })),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "daawid_doc_cache_entries", Help: "Documents the document cache holds."},
+			stat(func(s query.DocCacheStats) uint64 { return s.Entries })),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "daawid_doc_cache_bytes", Help: "Bytes the document cache holds."},
+			stat(func(s query.DocCacheStats) uint64 { return s.Bytes })),
+	)
 }
 
 func orDefault(v, def string) string {
@@ -137,6 +157,7 @@ func serveSite(base, addr string) (render.Site, error) {
 func serve(ctx context.Context, cfg serveConfig) error {
 	log := cfg.Log
 	snaps := query.NewSnapshots(cfg.Out)
+	snaps.DocCacheBytes = cfg.DocCache
 	if _, err := snaps.Refresh(); err != nil {
 		log.Warn("no publication yet; not ready until one appears", "err", err)
 	}
@@ -144,6 +165,7 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	svc := query.NewService(snaps, cfg.Site)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	registerDocCache(reg, snaps)
 	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg), TrustedProxies: cfg.TrustedProxies}
 	if !cfg.NoLimit {
 		lim := fairuse.NewLimiter(300)

@@ -64,7 +64,7 @@ func (s *Server) entry(c *gin.Context, rd *query.Read, in query.EntryInput) erro
 	d := a.Doc
 	d.ETag = a.ETag()
 	d.Lang = a.Language
-	s.docHeaders(c, d, a.Entry.Languages(), true)
+	s.docHeaders(c, &d, a.Entry.Languages(), true)
 	s.counted(c, a.Entry.ID)
 	writeJSON(c, "application/json", d.ETag, d.LastModified, a.View)
 	return nil

@@ -210,8 +210,10 @@ type serverOption func(*rest.Config)
 
 func newServer(t testing.TB, opts ...serverOption) *testServer {
 	t.Helper()
-	snaps, err := query.OpenSnapshots(reg.out)
-	if err != nil {
+	// The server's document cache is on, as in production (D74).
+	snaps := query.NewSnapshots(reg.out)
+	snaps.DocCacheBytes = 32 << 20
+	if _, err := snaps.Refresh(); err != nil {
 		t.Fatal(err)
 	}
 	ts := &testServer{snaps: snaps, now: serveNow}

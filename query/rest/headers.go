@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/daawid/registry/query"
@@ -17,31 +18,70 @@ const cacheEntry = "public, max-age=300, stale-while-revalidate=86400"
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// Header values every document response carries, made once: a header
+// map holds a value slice as it is given, and net/http copies the map
+// before writing, so the same slices serve every request without a copy
+// (D74). Keys set this way must be in canonical form.
+var (
+	valCacheEntry   = []string{cacheEntry}
+	valAnyOrigin    = []string{"*"}
+	valExpose       = []string{"ETag, Last-Modified, Link, Content-Language, Retry-After, X-Trace-Id"}
+	valAcceptRanges = []string{"bytes"}
+	valVaryAccept   = []string{"Accept"}
+	mediaValues     = map[string][]string{}
+)
+
+func init() {
+	for _, m := range []string{"text/markdown; charset=utf-8", "text/html; charset=utf-8", "application/json", "application/ld+json",
+		"text/plain; charset=utf-8", "application/xml", "application/xml; charset=utf-8"} {
+		mediaValues[m] = []string{m}
+	}
+}
+
+// mediaValue is a media type as a header value.
+func mediaValue(m string) []string {
+	if v, ok := mediaValues[m]; ok {
+		return v
+	}
+	return []string{m}
+}
+
 // docHeaders sets the §2.2 header set of an entry representation:
 // ETag (HTTP-10), Last-Modified (HTTP-11), Content-Language (HTTP-12),
 // Cache-Control (HTTP-13), CORS on .md, .json and API reads (HTTP-15) and
 // the Link header to the other representations (HTTP-16).
-func (s *Server) docHeaders(c *gin.Context, d schemas.DocRow, langs []string, cors bool) {
+func (s *Server) docHeaders(c *gin.Context, d *schemas.DocRow, langs []string, cors bool) {
 	h := c.Writer.Header()
+	vals := make([]string, 0, 4) // the values made for this response, in one allocation
+	set := func(key, v string) {
+		vals = append(vals, v)
+		h[key] = vals[len(vals)-1 : len(vals) : len(vals)]
+	}
 	if d.ETag != "" {
-		h.Set("ETag", d.ETag)
+		set("Etag", d.ETag)
 	}
 	if !d.LastModified.IsZero() {
-		h.Set("Last-Modified", d.LastModified.UTC().Format(http.TimeFormat))
+		set("Last-Modified", httpDate(d.LastModified))
 	}
 	if d.Lang != "" {
-		h.Set("Content-Language", d.Lang)
+		set("Content-Language", d.Lang)
 	} else if len(langs) > 0 {
-		h.Set("Content-Language", strings.Join(langs, ", ")) // the JSON-LD holds every language (HTTP-12, D67)
+		set("Content-Language", strings.Join(langs, ", ")) // the JSON-LD holds every language (HTTP-12, D67)
 	}
-	h.Set("Cache-Control", cacheEntry)
+	h["Cache-Control"] = valCacheEntry
 	if cors {
-		h.Set("Access-Control-Allow-Origin", "*")
-		h.Set("Access-Control-Expose-Headers", "ETag, Last-Modified, Link, Content-Language, Retry-After, X-Trace-Id")
+		h["Access-Control-Allow-Origin"] = valAnyOrigin
+		h["Access-Control-Expose-Headers"] = valExpose
 	}
 	if d.Slug != "" {
-		h.Set("Link", s.entryLink(d.Slug, d.Lang, langs))
+		set("Link", s.entryLink(d.Slug, d.Lang, langs))
 	}
+}
+
+// httpDate is t as an HTTP date (RFC 9110 §5.6.7).
+func httpDate(t time.Time) string {
+	var b [len(http.TimeFormat) + 2]byte
+	return string(t.UTC().AppendFormat(b[:0], http.TimeFormat))
 }
 
 // entryLink points to the other representations of an entry in a
@@ -49,19 +89,79 @@ func (s *Server) docHeaders(c *gin.Context, d schemas.DocRow, langs []string, co
 // page, in that order, each with an absolute URL.
 func (s *Server) entryLink(slug, lang string, langs []string) string {
 	def := len(langs) == 0 || lang == "" || lang == langs[0]
-	page, md := s.site.PageURL(slug), s.site.PageURL(slug)+".md"
+	page := s.pageBase
+	var b strings.Builder
+	b.Grow(3*(len(page)+len(slug)+4) + 110)
+	b.WriteByte('<')
+	b.WriteString(page)
+	b.WriteString(slug)
 	if !def {
-		page, md = s.site.PageURL(slug)+"/"+lang, s.site.PageURL(slug)+"/"+lang+".md"
+		b.WriteByte('/')
+		b.WriteString(lang)
 	}
-	return "<" + md + `>; rel="alternate"; type="text/markdown", <` + s.site.PageURL(slug) + `.json>; rel="alternate"; type="application/ld+json", <` + page + `>; rel="canonical"`
+	b.WriteString(`.md>; rel="alternate"; type="text/markdown", <`)
+	b.WriteString(page)
+	b.WriteString(slug)
+	b.WriteString(`.json>; rel="alternate"; type="application/ld+json", <`)
+	b.WriteString(page)
+	b.WriteString(slug)
+	if !def {
+		b.WriteByte('/')
+		b.WriteString(lang)
+	}
+	b.WriteString(`>; rel="canonical"`)
+	return b.String()
 }
 
-// serveDoc writes a document with http.ServeContent: ranges, HEAD like
-// GET without a body, and 304 for a matching If-None-Match (REST-34) or
-// an If-Modified-Since not older than Last-Modified.
-func serveDoc(c *gin.Context, d *query.Doc) {
-	c.Writer.Header().Set("Content-Type", d.MediaType)
-	http.ServeContent(c.Writer, c.Request, "", d.LastModified, d.Body)
+// bodies are the buffers documents are read into, one per response in
+// flight.
+var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// serveDoc writes a document (D74). A plain GET or HEAD, the common case,
+// is answered with the document's bytes read once (or copied from the
+// document cache) and written with the headers in one write; ranges and
+// conditional requests go through http.ServeContent, which answers 206,
+// 304 for a matching If-None-Match (REST-34) or an If-Modified-Since not
+// older than Last-Modified, and 412 and 416.
+func serveDoc(c *gin.Context, d *query.Doc) error {
+	r := c.Request
+	h := c.Writer.Header()
+	h["Content-Type"] = mediaValue(d.MediaType)
+	if conditional(r.Header) {
+		http.ServeContent(c.Writer, r, "", d.LastModified, d.Reader())
+		return nil
+	}
+	if !d.LastModified.IsZero() && h["Last-Modified"] == nil {
+		h["Last-Modified"] = []string{httpDate(d.LastModified)}
+	}
+	h["Accept-Ranges"] = valAcceptRanges
+	if r.Method == http.MethodHead {
+		h["Content-Length"] = []string{strconv.FormatInt(d.Length, 10)}
+		c.Writer.WriteHeader(http.StatusOK)
+		c.Writer.WriteHeaderNow()
+		return nil
+	}
+	bp := bodies.Get().(*[]byte)
+	b, err := d.AppendBody((*bp)[:0])
+	if err != nil {
+		bodies.Put(bp)
+		return err
+	}
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	c.Writer.WriteHeader(http.StatusOK)
+	c.Writer.Write(b)
+	if cap(b) <= 1<<20 { // a rare large document does not stay in the pool
+		*bp = b
+		bodies.Put(bp)
+	}
+	return nil
+}
+
+// conditional reports whether a request asks for a range or sets a
+// precondition (RFC 9110 §13).
+func conditional(h http.Header) bool {
+	return h["Range"] != nil || h["If-None-Match"] != nil || h["If-Modified-Since"] != nil ||
+		h["If-Match"] != nil || h["If-Unmodified-Since"] != nil
 }
 
 // notModified reports whether the request's validators match the

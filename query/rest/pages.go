@@ -41,7 +41,7 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 	doc, err := rd.Document(path)
 	if err == nil && doc.Kind == schemas.DocHTML {
 		negotiated = true
-		c.Header("Vary", "Accept") // HTTP-14: on /{slug} only
+		c.Writer.Header()["Vary"] = valVaryAccept // HTTP-14: on /{slug} only
 		if prefersMarkdown(r.Header.Get("Accept")) {
 			doc, err = rd.Document(doc.Path + ".md")
 		}
@@ -57,20 +57,14 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 	}
 	if doc.Kind == schemas.DocSite {
 		s.siteHeaders(c, doc)
-		serveDoc(c, doc)
-		return nil
-	}
-	e, err := rd.ByID(doc.EntryID)
-	if err != nil {
-		return err
+		return serveDoc(c, doc)
 	}
 	html := doc.Kind == schemas.DocHTML || doc.Kind == schemas.DocLegal || doc.Kind == schemas.DocPrivacy
-	s.docHeaders(c, doc.DocRow, e.Languages(), !html)
+	s.docHeaders(c, &doc.DocRow, doc.Langs, !html)
 	if negotiated && doc.Kind != schemas.DocHTML {
 		c.Header("Content-Location", doc.Path)
 	}
-	serveDoc(c, doc)
-	return nil
+	return serveDoc(c, doc)
 }
 
 // renamed finds the path an old slug's path moved to: the same path with
@@ -118,10 +112,10 @@ func (s *Server) siteHeaders(c *gin.Context, d *query.Doc) {
 	h := c.Writer.Header()
 	h.Set("ETag", d.ETag)
 	if !d.LastModified.IsZero() {
-		h.Set("Last-Modified", d.LastModified.UTC().Format(http.TimeFormat))
+		h["Last-Modified"] = []string{httpDate(d.LastModified)}
 	}
-	h.Set("Cache-Control", cacheEntry)
-	h.Set("Access-Control-Allow-Origin", "*")
+	h["Cache-Control"] = valCacheEntry
+	h["Access-Control-Allow-Origin"] = valAnyOrigin
 }
 
 // preflight answers CORS preflight requests for the read routes: any

@@ -309,3 +309,57 @@ func TestTimeGuard_D66(t *testing.T) {
 		t.Errorf("stand-in ETag %s differs from the pipeline's", resp.Header.Get("ETag"))
 	}
 }
+
+// TestDocuments_D74_OneWriteSameAnswer: a plain GET is answered without
+// http.ServeContent (D74); its status, headers and bytes are the ones
+// ServeContent gives the same request with a precondition that does not
+// hold, for every kind of document and registry-level file, uncached and
+// from the document cache; HEAD answers the same headers without a body
+// (REST-39), and ranges still work.
+func TestDocuments_D74_OneWriteSameAnswer(t *testing.T) {
+	ts := newServer(t)
+	tb := fixtures.Entry("thornbury-hale-joinery")
+	paths := []string{"/" + hkSlug + ".md", "/" + hkSlug + "/en.md", "/" + hkSlug + ".json", "/" + hkSlug, "/" + hkSlug + "/en",
+		"/" + hkSlug + "/offerings.md", "/" + hkSlug + "/impressum", "/" + hkSlug + "/datenschutz", "/" + tb.Slug + "/legal",
+		"/" + tb.Slug + ".md", "/llms.txt", "/robots.txt", "/sitemap.xml"}
+	same := func(p, what string, a, b http.Header) {
+		t.Helper()
+		for _, h := range []http.Header{a, b} {
+			h.Del("Date")
+			h.Del("X-Trace-Id")
+		}
+		for k := range a {
+			if strings.Join(a[k], "\n") != strings.Join(b[k], "\n") {
+				t.Errorf("%s %s: %s %q, ServeContent %q", p, what, k, a[k], b[k])
+			}
+		}
+		for k := range b {
+			if a[k] == nil {
+				t.Errorf("%s %s: no %s (ServeContent: %q)", p, what, k, b[k])
+			}
+		}
+	}
+	for round := range 2 { // the first reads the packs, the second the document cache
+		for _, p := range paths {
+			plain, body := ts.get(t, p)
+			slow, slowBody := ts.get(t, p, `If-None-Match: "not-this-one"`)
+			if plain.StatusCode != 200 || slow.StatusCode != 200 || !bytes.Equal(body, slowBody) || len(body) == 0 {
+				t.Fatalf("round %d %s: %d (%d bytes), with a precondition %d (%d bytes)", round, p, plain.StatusCode, len(body), slow.StatusCode, len(slowBody))
+			}
+			if plain.Header.Get("Accept-Ranges") != "bytes" || plain.Header.Get("Content-Length") != strconv.Itoa(len(body)) {
+				t.Errorf("%s: Accept-Ranges %q, Content-Length %q for %d bytes", p, plain.Header.Get("Accept-Ranges"), plain.Header.Get("Content-Length"), len(body))
+			}
+			same(p, "GET", plain.Header, slow.Header)
+			head, hb := ts.do(t, http.MethodHead, p)
+			if head.StatusCode != 200 || len(hb) != 0 {
+				t.Errorf("HEAD %s: %d, %d bytes", p, head.StatusCode, len(hb))
+			}
+			same(p, "HEAD", head.Header, plain.Header)
+			part, pb := ts.get(t, p, "Range: bytes=3-12")
+			if part.StatusCode != http.StatusPartialContent || !bytes.Equal(pb, body[3:13]) ||
+				part.Header.Get("Content-Range") != "bytes 3-12/"+strconv.Itoa(len(body)) {
+				t.Errorf("%s Range: %d %q %q", p, part.StatusCode, part.Header.Get("Content-Range"), pb)
+			}
+		}
+	}
+}

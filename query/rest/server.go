@@ -47,11 +47,13 @@ type Config struct {
 
 // Server holds the routes.
 type Server struct {
-	cfg    Config
-	svc    *query.Service
-	site   render.Site
-	log    *slog.Logger
-	engine *gin.Engine
+	cfg  Config
+	svc  *query.Service
+	site render.Site
+	// pageBase is the pages' URL prefix: the base URL and "/".
+	pageBase string
+	log      *slog.Logger
+	engine   *gin.Engine
 	// hosts of a split deployment (§2.1): pages, API, MCP; empty on a
 	// local copy, where one origin serves everything.
 	pagesHost, apiHost, mcpHost string
@@ -75,7 +77,7 @@ func New(cfg Config, svc *query.Service) (*Server, error) {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	site := svc.Site()
-	s := &Server{cfg: cfg, svc: svc, site: site, log: cfg.Log}
+	s := &Server{cfg: cfg, svc: svc, site: site, log: cfg.Log, pageBase: site.PageURL("")}
 	if pages, api, mcp := hostOf(site.BaseURL), hostOf(site.APIURL), hostOf(site.MCPURL); pages != api || pages != mcp {
 		s.pagesHost, s.apiHost, s.mcpHost = pages, api, mcp
 	}
@@ -128,7 +130,7 @@ func (s *Server) common(c *gin.Context) {
 	// fast generator does.
 	var id [16]byte
 	trace := string(hex.AppendEncode(id[:0], binary.BigEndian.AppendUint64(nil, rand.Uint64())))
-	c.Header("X-Trace-Id", trace)
+	c.Writer.Header()["X-Trace-Id"] = []string{trace}
 	if s.pagesHost != "" && !s.onItsHost(c) {
 		c.Abort()
 		return

@@ -1,0 +1,110 @@
+package query
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/maphash"
+	"io"
+	"os"
+
+	"github.com/VictoriaMetrics/fastcache"
+)
+
+// DefaultDocCacheBytes is the document cache a server keeps unless told
+// otherwise (D74): the most read documents' bytes in memory, so a read
+// of one costs no system call.
+const DefaultDocCacheBytes = 256 << 20
+
+// pack is a publication's pack file open for reading, with the key its
+// documents have in the document cache.
+type pack struct {
+	f     *os.File
+	key   uint64 // a hash of the file's path: packs are never rewritten
+	cache *fastcache.Cache
+}
+
+var packSeed = maphash.MakeSeed()
+
+func openPack(path string, cache *fastcache.Cache) (*pack, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &pack{f: f, key: maphash.String(packSeed, path), cache: cache}, nil
+}
+
+// appendAt appends n bytes of the pack at off to b: from the document
+// cache when it holds them, else with one read, which the cache then
+// keeps (documents over 64 KB are not cached).
+func (p *pack) appendAt(b []byte, off, n int64) ([]byte, error) {
+	var k [16]byte
+	if p.cache != nil {
+		binary.LittleEndian.PutUint64(k[:8], p.key)
+		binary.LittleEndian.PutUint64(k[8:], uint64(off))
+		if out, ok := p.cache.HasGet(b, k[:]); ok && int64(len(out)-len(b)) == n {
+			return out, nil
+		}
+	}
+	start := len(b)
+	b = grow(b, int(n))
+	m, err := p.f.ReadAt(b[start:], off)
+	if int64(m) == n {
+		err = nil // io.EOF with the last byte of the file
+	}
+	if err != nil {
+		return b[:start], err
+	}
+	if p.cache != nil {
+		p.cache.Set(k[:], b[start:])
+	}
+	return b, nil
+}
+
+// grow extends b by n bytes.
+func grow(b []byte, n int) []byte {
+	if cap(b)-len(b) < n {
+		nb := make([]byte, len(b), len(b)+n)
+		copy(nb, b)
+		b = nb
+	}
+	return b[:len(b)+n]
+}
+
+// AppendBody appends the document's bytes to b: from memory when the
+// document is a stand-in, from the document cache when it holds them,
+// else with one read of its pack.
+func (d *Doc) AppendBody(b []byte) ([]byte, error) {
+	if d.pack == nil {
+		return append(b, d.body...), nil
+	}
+	return d.pack.appendAt(b, d.Offset, d.Length)
+}
+
+// Bytes reads the document whole.
+func (d *Doc) Bytes() ([]byte, error) { return d.AppendBody(make([]byte, 0, d.Length)) }
+
+// Reader reads the document from its start, for http.ServeContent
+// (ranges, conditional requests).
+func (d *Doc) Reader() io.ReadSeeker {
+	if d.pack == nil {
+		return bytes.NewReader(d.body)
+	}
+	return io.NewSectionReader(d.pack.f, d.Offset, d.Length)
+}
+
+// DocCacheStats is what the document cache has done since the server
+// started, for its metrics.
+type DocCacheStats struct {
+	Reads, Misses, Entries, Bytes, MaxBytes uint64
+}
+
+// DocCacheStats reports the document cache; all zero without one.
+func (s *Snapshots) DocCacheStats() DocCacheStats {
+	c := s.cache.Load()
+	if c == nil {
+		return DocCacheStats{}
+	}
+	var st fastcache.Stats
+	c.UpdateStats(&st)
+	return DocCacheStats{Reads: st.GetCalls, Misses: st.Misses, Entries: st.EntriesCount, Bytes: st.BytesSize, MaxBytes: st.MaxBytesSize}
+}
