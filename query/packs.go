@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/VictoriaMetrics/fastcache"
 )
@@ -19,7 +20,7 @@ const DefaultDocCacheBytes = 256 << 20
 // documents have in the document cache.
 type pack struct {
 	f     *os.File
-	key   uint64 // a hash of the file's path: packs are never rewritten
+	key   uint64 // the file's identity: packs are never rewritten
 	cache *fastcache.Cache
 }
 
@@ -30,7 +31,29 @@ func openPack(path string, cache *fastcache.Cache) (*pack, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pack{f: f, key: maphash.String(packSeed, path), cache: cache}, nil
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &pack{f: f, key: packKey(path, fi), cache: cache}, nil
+}
+
+// packKey identifies a pack file in the document cache. A delta
+// publication hard-links the packs it shares with the one before it, so
+// the key is the file (device and inode), not its path: a swap keeps the
+// cache. Size and modification time join it, so a new pack that gets a
+// deleted one's inode is never taken for it.
+func packKey(path string, fi os.FileInfo) uint64 {
+	var h maphash.Hash
+	h.SetSeed(packSeed)
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		maphash.WriteComparable(&h, [2]uint64{uint64(st.Dev), uint64(st.Ino)})
+	} else {
+		h.WriteString(path)
+	}
+	maphash.WriteComparable(&h, [2]int64{fi.Size(), fi.ModTime().UnixNano()})
+	return h.Sum64()
 }
 
 // appendAt appends n bytes of the pack at off to b: from the document

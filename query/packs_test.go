@@ -47,6 +47,22 @@ func TestDocCache_D74(t *testing.T) {
 	got, err = read(a, int64(len(pack1))-4, 4)
 	want(got, err, []byte("tail"), "the last bytes of a pack")
 
+	// A delta publication hard-links the packs it shares: the link is the
+	// same file, and finds what the cache holds for it.
+	if err := os.Link(filepath.Join(dir, "a.pack"), filepath.Join(dir, "linked.pack")); err != nil {
+		t.Fatal(err)
+	}
+	linked, err := openPack(filepath.Join(dir, "linked.pack"), cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if linked.key != a.key || linked.key == b.key {
+		t.Errorf("pack keys: a %x, its hard link %x, b %x", a.key, linked.key, b.key)
+	}
+	linked.f.Close()
+	got, err = read(linked, 0, int64(len(small)))
+	want(got, err, small, "cached read through a hard link, closed")
+
 	// With the pack closed, only what the cache holds can be served.
 	a.f.Close()
 	got, err = read(a, 0, int64(len(small)))

@@ -32,6 +32,9 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "serve" {
 		return benchServe(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "floor" {
+		return benchFloor(args[1:], stdout, stderr) // a target of bench serve
+	}
 	if len(args) > 0 && args[0] == "search" {
 		return benchSearch(args[1:], stdout, stderr)
 	}

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,7 +62,8 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	seed := fs.Int64("seed", 7, "generator seed (also chooses the slugs)")
 	dir := fs.String("dir", "", "working directory (default: a new temporary one, removed after)")
 	duration := fs.Duration("duration", 30*time.Second, "each measured wrk run")
-	warmup := fs.Duration("warmup", 5*time.Second, "an unmeasured wrk run before each measured one")
+	rounds := fs.Int("rounds", 3, "how many times each target is measured, in turn; the checks take the median of the rounds' ratios")
+	warmup := fs.Duration("warmup", 20*time.Second, "an unmeasured wrk run before each measured one: long enough for every path to be read once and for each target to settle (nginx's file cache, the server's document cache and heap)")
 	connections := fs.Int("connections", 64, "wrk connections")
 	threads := fs.Int("threads", 2, "wrk threads")
 	timeout := fs.Duration("timeout", 2*time.Second, "wrk's --timeout: a response slower than this counts as a timeout error")
@@ -132,34 +134,28 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	}
 	syscall.Sync() // the publications' write-back does not land in the loads
 
-	// 3. nginx over the static tree.
+	// 3. The targets, all started now: nginx over the static tree, the
+	// net/http floor over the same tree (bench floor), and daawid serve over
+	// the publications (a child process: its memory is its own). Each is
+	// warmed up once.
 	ng, err := b.startNginx(filepath.Join(work, "static"))
 	if err != nil {
 		return fail(err)
 	}
+	defer ng.stop()
 	sameNginx, err := sameBytes(ng.url, su.Tree, 500)
 	if err != nil {
-		ng.stop()
 		return fail(fmt.Errorf("nginx: %w", err))
 	}
-	logf("nginx: warm-up %s, then %s measured", b.warmup, b.duration)
-	if _, err := b.runWrk(ng.url, b.warmup, nil); err != nil {
-		ng.stop()
-		return fail(err)
-	}
-	cpu0 := ng.cpu()
-	nres, err := b.runWrk(ng.url, b.duration, nil)
+	fl, err := b.startFloor(exe, filepath.Join(work, "static"))
 	if err != nil {
-		ng.stop()
 		return fail(err)
 	}
-	nres.cpu = ng.cpu() - cpu0
-	nres.rssMB, nres.rssNow = ng.rss()
-	ng.stop()
-	logf("nginx: %.0f requests/s, p99 %.2f ms", nres.rps, nres.p99)
-
-	// 4. daawid serve over the publications: the same load, then a second
-	// load during which `current` moves to B, until the server serves B.
+	defer fl.stop()
+	sameFloor, err := sameBytes(fl.url, su.Tree, 500)
+	if err != nil {
+		return fail(fmt.Errorf("net/http floor: %w", err))
+	}
 	srv, err := b.startServer(exe, out)
 	if err != nil {
 		return fail(err)
@@ -173,21 +169,43 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(fmt.Errorf("daawid serve: %w", err))
 	}
-	logf("daawid serve: warm-up %s, then %s measured", b.warmup, b.duration)
-	if _, err := b.runWrk(srv.url, b.warmup, nil); err != nil {
-		return fail(err)
+	targets := []struct {
+		name string
+		url  string
+		cpu  func() float64
+		rss  func() (int64, int64)
+	}{
+		{"nginx", ng.url, ng.cpu, ng.rss},
+		{"net/http floor", fl.url, fl.cpu, fl.rss},
+		{"daawid serve", srv.url, func() float64 { return procCPU(pid) }, func() (int64, int64) { return procMemMB(pid) }},
 	}
-	cpu0 = procCPU(pid)
-	dres, err := b.runWrk(srv.url, b.duration, nil)
-	if err != nil {
-		return fail(err)
+	for _, t := range targets {
+		logf("%s: warm-up %s", t.name, b.warmup)
+		if _, err := b.runWrk(t.url, b.warmup, nil); err != nil {
+			return fail(err)
+		}
 	}
-	dres.cpu = procCPU(pid) - cpu0
-	dres.rssMB, dres.rssNow = procMemMB(pid)
-	logf("daawid serve: %.0f requests/s, p99 %.2f ms, VmHWM %d MB", dres.rps, dres.p99, dres.rssMB)
+	// 4. The rounds: every target measured in turn, --rounds times, so
+	// each comparison is between loads a minute apart at most.
+	res := make([][3]*wrkResult, *rounds)
+	for r := range res {
+		for i, t := range targets {
+			cpu0 := t.cpu()
+			w, err := b.runWrk(t.url, b.duration, nil)
+			if err != nil {
+				return fail(err)
+			}
+			w.cpu = t.cpu() - cpu0
+			w.rssMB, w.rssNow = t.rss()
+			res[r][i] = w
+			logf("round %d, %s: %.0f requests/s, p99 %.2f ms", r+1, t.name, w.rps, w.p99)
+		}
+	}
+	ng.stop()
+	fl.stop()
 	logf("daawid serve: load again, %s in `current` moves to B; the load stops %s after the server serves B (at most %s)", *swapAt, swapTail, *swapTimeout)
 	sw := &swapWatch{srv: srv, want: su.RepB.ID}
-	cpu0 = procCPU(pid)
+	cpu0 := procCPU(pid)
 	sres, err := b.runWrk(srv.url, *swapAt+*swapTimeout, func(started time.Time, stop func()) error {
 		defer stop()
 		time.Sleep(*swapAt)
@@ -215,23 +233,35 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 	ngVersion := nginxVersion(nginxBin)
 	fmt.Fprintf(stdout, "serve benchmark: %d companies (%d entries published, %d documents, %.1f GB), seed %d; GET /{slug}.md round robin over %d slugs chosen over the whole registry\n",
 		*entries, su.RepA.Entries, su.RepA.Documents, float64(su.RepA.Bytes)/1e9, *seed, len(su.Tree.Paths))
-	fmt.Fprintf(stdout, "wrk %d threads, %d connections, %s measured after %s of warm-up, per target; wrk, nginx and the server on the same machine (%d cores), nginx and the server each free to use every core%s\n\n",
-		*threads, *connections, b.duration, b.warmup, runtime.NumCPU(), buildRevision())
-	fmt.Fprintln(stdout, "| target | requests/s | p50 ms | p99 ms | max ms | errors (non-2xx + socket) | RSS MB | server CPU µs/request | cores: server / wrk / other |")
-	fmt.Fprintln(stdout, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-	fmt.Fprintf(stdout, "| %s, static tree (sendfile, open_file_cache max=%d) | %.0f | %.2f | %.2f | %.2f | %s | %d (peak, master + workers) | %s | %s |\n",
-		ngVersion, b.nginxCache, nres.rps, nres.p50, nres.p99, nres.max, nres.errorsText(), nres.rssMB, nres.cpuPerRequest(), nres.cores())
-	fmt.Fprintf(stdout, "| daawid serve, publication A | %.0f | %.2f | %.2f | %.2f | %s | %d (VmHWM; %d at ready) | %s | %s |\n",
-		dres.rps, dres.p50, dres.p99, dres.max, dres.errorsText(), dres.rssMB, readyRSS, dres.cpuPerRequest(), dres.cores())
+	fmt.Fprintf(stdout, "wrk %d threads, %d connections; each target warmed up %s once, then measured %s in each of %d rounds (nginx, the net/http floor, daawid serve in turn); wrk and the targets on the same machine (%d cores), each target free to use every core%s\n\n",
+		*threads, *connections, b.warmup, b.duration, *rounds, runtime.NumCPU(), buildRevision())
+	fmt.Fprintln(stdout, "| round | target | requests/s | p50 ms | p99 ms | max ms | errors (non-2xx + socket) | RSS MB | server CPU µs/request | cores: server / wrk / other |")
+	fmt.Fprintln(stdout, "|---|---|---:|---:|---:|---:|---|---:|---:|---:|")
+	var rpsRatios, p99Ratios, floorRps, floorP99 []float64
+	for r, rr := range res {
+		nres, fres, dres := rr[0], rr[1], rr[2]
+		fmt.Fprintf(stdout, "| %d | %s, static tree (sendfile, open_file_cache max=%d) | %.0f | %.2f | %.2f | %.2f | %s | %d (peak, master + workers) | %s | %s |\n",
+			r+1, ngVersion, b.nginxCache, nres.rps, nres.p50, nres.p99, nres.max, nres.errorsText(), nres.rssMB, nres.cpuPerRequest(), nres.cores())
+		fmt.Fprintf(stdout, "| %d | net/http floor: the tree from memory, the same headers (bench floor) | %.0f | %.2f | %.2f | %.2f | %s | %d | %s | %s |\n",
+			r+1, fres.rps, fres.p50, fres.p99, fres.max, fres.errorsText(), fres.rssMB, fres.cpuPerRequest(), fres.cores())
+		fmt.Fprintf(stdout, "| %d | daawid serve, publication A | %.0f | %.2f | %.2f | %.2f | %s | %d (VmHWM; %d at ready) | %s | %s |\n",
+			r+1, dres.rps, dres.p50, dres.p99, dres.max, dres.errorsText(), dres.rssMB, readyRSS, dres.cpuPerRequest(), dres.cores())
+		rpsRatios = append(rpsRatios, dres.rps/nres.rps)
+		p99Ratios = append(p99Ratios, dres.p99/nres.p99)
+		floorRps = append(floorRps, fres.rps/nres.rps)
+		floorP99 = append(floorP99, fres.p99/nres.p99)
+	}
 	swapNote := fmt.Sprintf("`current` moved at %.1f s, B not served within the run", sw.pointed.Seconds())
 	if sw.servedAt > 0 {
 		swapNote = fmt.Sprintf("`current` moved at %.1f s, B served from %.1f s", sw.pointed.Seconds(), sw.servedAt.Seconds())
 	}
 	swapNote += fmt.Sprintf("; slowest /readyz probe %.2f s, at %.1f s", sw.slowest.Seconds(), sw.slowestAt.Seconds())
-	fmt.Fprintf(stdout, "| daawid serve, swap A → B under load (%.1f s: %s) | %.0f | %.2f | %.2f | %.2f | %s | %d (VmHWM; %d after) | %s (with the swap) | %s |\n",
+	fmt.Fprintf(stdout, "| after | daawid serve, swap A → B under load (%.1f s: %s) | %.0f | %.2f | %.2f | %.2f | %s | %d (VmHWM; %d after) | %s (with the swap) | %s |\n",
 		sres.seconds, swapNote, sres.rps, sres.p50, sres.p99, sres.max, sres.errorsText(), sres.rssMB, sres.rssNow, sres.cpuPerRequest(), sres.cores())
-	rpsRatio, p99Ratio := dres.rps/nres.rps, dres.p99/nres.p99
+	rpsRatio, p99Ratio := median(rpsRatios), median(p99Ratios)
 	fmt.Fprintln(stdout)
+	fmt.Fprintf(stdout, "per round, daawid / nginx: requests/s %s, p99 %s; the net/http floor / nginx: requests/s %s, p99 %s\n\n",
+		ratios(rpsRatios), ratios(p99Ratios), ratios(floorRps), ratios(floorP99))
 	fmt.Fprintln(stdout, "| check | target | measured | result |")
 	fmt.Fprintln(stdout, "|---|---|---|---|")
 	check := func(name, target, measured string, ok bool) {
@@ -241,16 +271,21 @@ func benchServe(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "| %s | %s | %s | %s |\n", name, target, measured, r)
 	}
-	check("nginx baseline without errors", "0", fmt.Sprint(nres.errors()), nres.errors() == 0)
-	check("requests/s, daawid / nginx", "≥ 0.8", fmt.Sprintf("%.2f", rpsRatio), rpsRatio >= 0.8)
-	check("p99, daawid / nginx", "≤ 2", fmt.Sprintf("%.2f", p99Ratio), p99Ratio <= 2)
+	var ngErrors, srvErrors int64
+	for _, rr := range res {
+		ngErrors += rr[0].errors()
+		srvErrors += rr[2].errors()
+	}
+	check("nginx baseline without errors", "0", fmt.Sprint(ngErrors), ngErrors == 0)
+	check("requests/s, daawid / nginx (median of the rounds)", "≥ 0.8", fmt.Sprintf("%.2f", rpsRatio), rpsRatio >= 0.8)
+	check("p99, daawid / nginx (median of the rounds)", "≤ 2", fmt.Sprintf("%.2f", p99Ratio), p99Ratio <= 2)
 	check("server RSS (peak over both loads and the swap, VmHWM)", "< 3000 MB", fmt.Sprintf("%d MB", sres.rssMB), sres.rssMB < 3000)
-	check("errors under load (daawid, both runs)", "0", fmt.Sprintf("%d + %d during the swap", dres.errors(), sres.errors()), dres.errors()+sres.errors() == 0)
+	check("errors under load (daawid, every run)", "0", fmt.Sprintf("%d + %d during the swap", srvErrors, sres.errors()), srvErrors+sres.errors() == 0)
 	swapOK := sw.servedAt > 0 && finalID == su.RepB.ID
 	check("publication swapped under load (/readyz)", su.RepB.ID, finalID, swapOK)
 	n := min(500, len(su.Tree.Paths))
-	check("same bytes as the static tree (first slugs)", "all", fmt.Sprintf("nginx %d/%d, daawid %d/%d", sameNginx, n, sameServer, n),
-		sameNginx == n && sameServer == n)
+	check("same bytes as the static tree (first slugs)", "all", fmt.Sprintf("nginx %d/%d, floor %d/%d, daawid %d/%d", sameNginx, n, sameFloor, n, sameServer, n),
+		sameNginx == n && sameFloor == n && sameServer == n)
 	fmt.Fprintln(stdout)
 	if *reuse {
 		fmt.Fprintf(stdout, "(publications and static tree reused from a run at %s) ", su.Made.Format(time.RFC3339))
@@ -843,6 +878,86 @@ func (b *serveBench) startServer(exe, out string) (*serverProc, error) {
 	}
 	s.ready = time.Since(start)
 	return s, nil
+}
+
+// floorProc is the net/http floor (bench floor), a child process.
+type floorProc struct {
+	cmd  *exec.Cmd
+	url  string
+	done chan struct{}
+}
+
+func (b *serveBench) startFloor(exe, root string) (*floorProc, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	cmd := exec.Command(exe, "bench", "floor", "--root", root, "--addr", addr, "--base-url", render.DefaultBaseURL)
+	cmd.Stdout, cmd.Stderr = io.Discard, b.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	f := &floorProc{cmd: cmd, url: "http://" + addr, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(f.done) }()
+	c := &http.Client{Timeout: 2 * time.Second}
+	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
+		select {
+		case <-f.done:
+			return nil, errors.New("bench floor exited")
+		default:
+		}
+		if resp, err := c.Get(f.url + "/"); err == nil {
+			resp.Body.Close()
+			return f, nil
+		}
+		if time.Since(start) > 2*time.Minute {
+			f.stop()
+			return nil, errors.New("bench floor not serving within 2 minutes")
+		}
+	}
+}
+
+func (f *floorProc) cpu() float64 { return procCPU(f.cmd.Process.Pid) }
+
+func (f *floorProc) rss() (peak, now int64) { return procMemMB(f.cmd.Process.Pid) }
+
+func (f *floorProc) stop() {
+	select {
+	case <-f.done:
+		return
+	default:
+	}
+	f.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-f.done:
+	case <-time.After(10 * time.Second):
+		f.cmd.Process.Kill()
+		<-f.done
+	}
+}
+
+// median is the middle of xs (the mean of the two middle ones for an
+// even count).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// ratios prints ratios to two places.
+func ratios(xs []float64) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprintf("%.2f", x)
+	}
+	return strings.Join(out, ", ")
 }
 
 // publication is the publication ID /readyz reports.
