@@ -922,18 +922,22 @@ func (f *floorProc) cpu() float64 { return procCPU(f.cmd.Process.Pid) }
 
 func (f *floorProc) rss() (peak, now int64) { return procMemMB(f.cmd.Process.Pid) }
 
-func (f *floorProc) stop() {
+func (f *floorProc) stop() { stopChild(f.cmd, f.done, 10*time.Second) }
+
+// stopChild asks a child process to stop (SIGTERM) and kills it after
+// grace; done closes when it has exited.
+func stopChild(cmd *exec.Cmd, done chan struct{}, grace time.Duration) {
 	select {
-	case <-f.done:
+	case <-done:
 		return
 	default:
 	}
-	f.cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-f.done:
-	case <-time.After(10 * time.Second):
-		f.cmd.Process.Kill()
-		<-f.done
+	case <-done:
+	case <-time.After(grace):
+		cmd.Process.Kill()
+		<-done
 	}
 }
 
@@ -978,20 +982,7 @@ func (s *serverProc) publication() (string, error) {
 	return id, nil
 }
 
-func (s *serverProc) stop() {
-	select {
-	case <-s.done:
-		return
-	default:
-	}
-	s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(30 * time.Second):
-		s.cmd.Process.Kill()
-		<-s.done
-	}
-}
+func (s *serverProc) stop() { stopChild(s.cmd, s.done, 30*time.Second) }
 
 // swapWatch records, from the start of the load, when the server began
 // serving the new publication, and the slowest of its /readyz answers
