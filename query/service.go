@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/daawid/registry/render"
@@ -22,7 +23,12 @@ type Service struct {
 	// standInMu serialises the making of stand-ins: they are rare (a late
 	// pipeline), and one render per entry is enough.
 	standInMu sync.Mutex
+	standIns  atomic.Uint64 // made since the server started
 }
+
+// StandIns is how many entries the time guard has re-issued in memory
+// since the server started (D66): a pipeline that runs late shows here.
+func (s *Service) StandIns() uint64 { return s.standIns.Load() }
 
 // NewService serves the publications snaps opens; site must be the
 // publications' own (the time guard renders with it).

@@ -63,6 +63,7 @@ func (r *Read) standIn(id string) (*standIn, error) {
 	}
 	n, _ := schemas.Expire(&e, r.now)
 	st := renderStandIn(n, r.svc.site)
+	r.svc.standIns.Add(1)
 	r.sn.standIns.Store(id, st)
 	return st, nil
 }

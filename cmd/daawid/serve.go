@@ -164,6 +164,9 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	defer snaps.Close()
 	svc := query.NewService(snaps, cfg.Site)
 	reg := prometheus.NewRegistry()
+	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "daawid_stand_ins_total",
+		Help: "Entries the time guard re-issued in memory because their nextChangeAt came before a publication (D66)."},
+		func() float64 { return float64(svc.StandIns()) }))
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	registerDocCache(reg, snaps)
 	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg), TrustedProxies: cfg.TrustedProxies}

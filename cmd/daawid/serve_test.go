@@ -48,7 +48,7 @@ func TestServe_DemoEndToEnd(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	bound := make(chan string, 1)
 	cfg := serveConfig{Out: d.out, Addr: "127.0.0.1:0", MetricsAddr: "127.0.0.1:0", Site: site, Reports: dir + "/reports", Counts: dir + "/counts",
-		Log: slog.New(slog.NewTextHandler(&logs, nil)), bound: func(a string) { bound <- a }}
+		DocCache: 32 << 20, Log: slog.New(slog.NewTextHandler(&logs, nil)), bound: func(a string) { bound <- a }}
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg) }()
 	var addr string
@@ -80,8 +80,15 @@ func TestServe_DemoEndToEnd(t *testing.T) {
 			metricsAddr = strings.TrimSuffix(l[i+len("addr="):], "/metrics")
 		}
 	}
-	if code, body := get(metricsAddr + "/metrics"); code != 200 || !strings.Contains(body, `daawid_http_requests_total{area="document",code="200"} 1`) {
+	code, body := get(metricsAddr + "/metrics")
+	if code != 200 || !strings.Contains(body, `daawid_http_requests_total{area="document",code="200"} 1`) {
 		t.Errorf("metrics at %q: %d", metricsAddr, code)
+	}
+	// D74, D66: the document cache's work and the time guard's stand-ins.
+	for _, m := range []string{"daawid_doc_cache_reads_total 1\n", "daawid_doc_cache_misses_total 1\n", "daawid_doc_cache_entries 1\n", "daawid_stand_ins_total "} {
+		if !strings.Contains(body, m) {
+			t.Errorf("no %q in the metrics", m)
+		}
 	}
 	if code, _ := get("http://" + addr + "/metrics"); code == 200 {
 		t.Error("the metrics are on the public listener")

@@ -10,8 +10,9 @@ import (
 
 // Metrics are the server's Prometheus metrics, served on a listener of
 // their own (cmd): requests by route area and status, their durations,
-// fair-use refusals by category of reader, and stand-ins rendered by the
-// time guard. No label holds an address, a path with an ID, or a slug.
+// fair-use refusals by category of reader (the stand-ins of the time guard
+// and the document cache are counted by cmd, from query). No label holds
+// an address, a path with an ID, or a slug.
 type Metrics struct {
 	requests    *prometheus.CounterVec
 	duration    *prometheus.HistogramVec

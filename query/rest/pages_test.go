@@ -282,10 +282,18 @@ func TestTimeGuard_D66(t *testing.T) {
 	if !bytes.Contains(before, []byte("## Capacity")) {
 		t.Fatal("the published revision should still show its capacity")
 	}
+	if n := ts.svc.StandIns(); n != 0 {
+		t.Errorf("%d stand-ins before any nextChangeAt came", n)
+	}
 	ts.now = serveNow
 	resp, after := ts.get(t, "/"+hkSlug+".md")
 	if bytes.Contains(after, []byte("## Capacity")) {
 		t.Fatal("the server served an expired capacity (PRIV-11)")
+	}
+	// The operators' metric counts the entry re-issued, once.
+	ts.get(t, "/"+hkSlug+"/en.md")
+	if n := ts.svc.StandIns(); n != 1 {
+		t.Errorf("stand-ins made: %d, want 1 (Holzwerk Krause, once for all its documents)", n)
 	}
 	_, view := ts.get(t, "/v1/entries/"+hkID)
 	if bytes.Contains(view, []byte(`"capacity"`)) {
