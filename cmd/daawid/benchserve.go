@@ -39,17 +39,19 @@ import (
 // A. It writes the default-language markdown of --slugs entries, chosen
 // over the whole registry from --seed, as a static tree with the bytes A
 // serves, and runs wrk (GET /{slug}.md round robin over those slugs)
-// first against nginx serving that tree, then, with the same flags,
-// against `daawid serve` over the publications (a child process: its
-// memory is its own). A second load on the server moves `current` to B
-// after --swap-at and goes on until the server serves B (and swapTail
-// more): the swap must not drop a request. It prints a table of the runs
-// and the checks of the issue: requests/s at least 0.8x nginx's and p99
-// at most 2x nginx's (the first server run against nginx's), the
-// server's peak RSS under 3 GB (over both runs, the swap included), no
-// error under load, B served after the swap. A missed target prints FAIL
-// (exit 0); an operational error exits 1. --reuse runs the loads again on
-// what an earlier run left in --dir.
+// against three targets started side by side: nginx serving that tree,
+// the net/http floor (bench floor: the tree from a Go map, the same
+// headers, the plainest handler) and `daawid serve` over the publications
+// (a child process: its memory is its own). Each is warmed up once, then
+// measured in turn in each of --rounds rounds. A last load on the server
+// moves `current` to B after --swap-at and goes on until the server
+// serves B (and swapTail more): the swap must not drop a request. It
+// prints a table of the runs and the checks of the issue on the median of
+// the rounds' ratios: requests/s at least 0.8x nginx's and p99 at most 2x
+// nginx's; the server's peak RSS under 3 GB (over every run, the swap
+// included), no error under load, B served after the swap. A missed
+// target prints FAIL (exit 0); an operational error exits 1. --reuse runs
+// the loads again on what an earlier run left in --dir.
 //
 // The publications are dated just before the benchmark runs: the server
 // serves against the real clock, and publications dated in the past would
