@@ -458,33 +458,27 @@ func newHashTable(n int, keyOf func(int32) []byte) hashTable {
 
 // find looks a key up.
 func (h *hashTable) find(key string) (int32, bool) {
-	if len(h.slots) == 0 {
-		return 0, false
-	}
-	mask := uint64(len(h.slots) - 1)
-	for i := maphash.String(h.seed, key) & mask; ; i = (i + 1) & mask {
-		v := h.slots[i]
-		if v == 0 {
-			return 0, false
-		}
-		if string(h.keyOf(v-1)) == key {
-			return v - 1, true
-		}
-	}
+	return h.probe(maphash.String(h.seed, key), func(k []byte) bool { return string(k) == key })
 }
 
 // findBytes is find for a key held as bytes (no copy to a string).
 func (h *hashTable) findBytes(key []byte) (int32, bool) {
+	return h.probe(maphash.Bytes(h.seed, key), func(k []byte) bool { return bytes.Equal(k, key) })
+}
+
+// probe walks the slots from a key's hash to the place whose key is the
+// one looked for (eq) or to an empty slot.
+func (h *hashTable) probe(hash uint64, eq func(key []byte) bool) (int32, bool) {
 	if len(h.slots) == 0 {
 		return 0, false
 	}
 	mask := uint64(len(h.slots) - 1)
-	for i := maphash.Bytes(h.seed, key) & mask; ; i = (i + 1) & mask {
+	for i := hash & mask; ; i = (i + 1) & mask {
 		v := h.slots[i]
 		if v == 0 {
 			return 0, false
 		}
-		if bytes.Equal(h.keyOf(v-1), key) {
+		if eq(h.keyOf(v - 1)) {
 			return v - 1, true
 		}
 	}

@@ -118,7 +118,7 @@ func (d *Doc) Reader() io.ReadSeeker {
 // DocCacheStats is what the document cache has done since the server
 // started, for its metrics.
 type DocCacheStats struct {
-	Reads, Misses, Entries, Bytes, MaxBytes uint64
+	Reads, Misses, Entries, Bytes uint64
 }
 
 // DocCacheStats reports the document cache; all zero without one.
@@ -129,5 +129,5 @@ func (s *Snapshots) DocCacheStats() DocCacheStats {
 	}
 	var st fastcache.Stats
 	c.UpdateStats(&st)
-	return DocCacheStats{Reads: st.GetCalls, Misses: st.Misses, Entries: st.EntriesCount, Bytes: st.BytesSize, MaxBytes: st.MaxBytesSize}
+	return DocCacheStats{Reads: st.GetCalls, Misses: st.Misses, Entries: st.EntriesCount, Bytes: st.BytesSize}
 }

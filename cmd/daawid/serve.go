@@ -100,22 +100,34 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// registerDocCache exports the document cache's work (D74): reads,
-// misses, entries and bytes held.
-func registerDocCache(reg prometheus.Registerer, snaps *query.Snapshots) {
-	stat := func(f func(query.DocCacheStats) uint64) func() float64 {
-		return func() float64 { return float64(f(snaps.DocCacheStats())) }
-	}
-	reg.MustRegister(
-		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "daawid_doc_cache_reads_total", Help: "Documents looked up in the document cache."},
-			stat(func(s query.DocCacheStats) uint64 { return s.Reads })),
-		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "daawid_doc_cache_misses_total", Help: "Documents the document cache did not hold (read from their pack)."},
-			stat(func(s query.DocCacheStats) uint64 { return s.Misses })),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "daawid_doc_cache_entries", Help: "Documents the document cache holds."},
-			stat(func(s query.DocCacheStats) uint64 { return s.Entries })),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "daawid_doc_cache_bytes", Help: "Bytes the document cache holds."},
-			stat(func(s query.DocCacheStats) uint64 { return s.Bytes })),
-	)
+// docCacheMetrics export the document cache's work (D74): reads, misses,
+// entries and bytes held, from one reading of its statistics a scrape.
+type docCacheMetrics struct {
+	snaps                         *query.Snapshots
+	reads, misses, entries, bytes *prometheus.Desc
+}
+
+func newDocCacheMetrics(snaps *query.Snapshots) *docCacheMetrics {
+	return &docCacheMetrics{snaps: snaps,
+		reads:   prometheus.NewDesc("daawid_doc_cache_reads_total", "Documents looked up in the document cache.", nil, nil),
+		misses:  prometheus.NewDesc("daawid_doc_cache_misses_total", "Documents the document cache did not hold (read from their pack).", nil, nil),
+		entries: prometheus.NewDesc("daawid_doc_cache_entries", "Documents the document cache holds.", nil, nil),
+		bytes:   prometheus.NewDesc("daawid_doc_cache_bytes", "Bytes the document cache holds.", nil, nil)}
+}
+
+func (m *docCacheMetrics) Describe(ch chan<- *prometheus.Desc) {
+	ch <- m.reads
+	ch <- m.misses
+	ch <- m.entries
+	ch <- m.bytes
+}
+
+func (m *docCacheMetrics) Collect(ch chan<- prometheus.Metric) {
+	s := m.snaps.DocCacheStats()
+	ch <- prometheus.MustNewConstMetric(m.reads, prometheus.CounterValue, float64(s.Reads))
+	ch <- prometheus.MustNewConstMetric(m.misses, prometheus.CounterValue, float64(s.Misses))
+	ch <- prometheus.MustNewConstMetric(m.entries, prometheus.GaugeValue, float64(s.Entries))
+	ch <- prometheus.MustNewConstMetric(m.bytes, prometheus.GaugeValue, float64(s.Bytes))
 }
 
 func orDefault(v, def string) string {
@@ -168,7 +180,7 @@ func serve(ctx context.Context, cfg serveConfig) error {
 		Help: "Entries the time guard re-issued in memory because their nextChangeAt came before a publication (D66)."},
 		func() float64 { return float64(svc.StandIns()) }))
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	registerDocCache(reg, snaps)
+	reg.MustRegister(newDocCacheMetrics(snaps))
 	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg), TrustedProxies: cfg.TrustedProxies}
 	if !cfg.NoLimit {
 		lim := fairuse.NewLimiter(300)

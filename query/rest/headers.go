@@ -122,7 +122,8 @@ var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b
 // document cache) and written with the headers in one write; ranges and
 // conditional requests go through http.ServeContent, which answers 206,
 // 304 for a matching If-None-Match (REST-34) or an If-Modified-Since not
-// older than Last-Modified, and 412 and 416.
+// older than Last-Modified, and 412 and 416. The caller has set the
+// validators (docHeaders, siteHeaders).
 func serveDoc(c *gin.Context, d *query.Doc) error {
 	r := c.Request
 	h := c.Writer.Header()
@@ -130,9 +131,6 @@ func serveDoc(c *gin.Context, d *query.Doc) error {
 	if conditional(r.Header) {
 		http.ServeContent(c.Writer, r, "", d.LastModified, d.Reader())
 		return nil
-	}
-	if !d.LastModified.IsZero() && h["Last-Modified"] == nil {
-		h["Last-Modified"] = []string{httpDate(d.LastModified)}
 	}
 	h["Accept-Ranges"] = valAcceptRanges
 	if r.Method == http.MethodHead {
