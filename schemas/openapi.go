@@ -33,6 +33,11 @@ type APIRoute struct {
 	Buyer                                           bool   // needs a buyer key
 	Errors                                          []string
 	Conditional                                     bool // ETag, 304
+	// Body is the request body's JSON Schema (nil: none); Created says a
+	// new resource answers 201 with Location.
+	Body    any
+	Created bool
+	Tag     string // "" the route area's: entries, or buyers
 }
 
 func pstr(pattern string) map[string]any { return map[string]any{"type": "string", "pattern": pattern} }
@@ -102,6 +107,19 @@ func APIRoutes() []APIRoute {
 				{Name: "limit", In: "query", Schema: map[string]any{"type": "integer", "minimum": 1, "maximum": 20, "default": 10}},
 				{Name: "cursor", In: "query", Description: "nextCursor of the previous page.", Schema: map[string]any{"type": "string", "maxLength": 500}}},
 			Answer: SearchOutput{}, AnswerMedia: "application/json", Cache: "public, max-age=60", Errors: []string{"invalid_input", "rate_limited", "unavailable"}},
+		{Method: "POST", Path: "/v1/actions/{actionId}/runs", OperationID: "startRun", Tool: "request_quote / request_callback / request_appointment / send_message", Tag: "requests",
+			Summary: "Start a request to a business",
+			Description: "The action in the address says the kind; the body is that kind's input (the tool's, actionId may be left out), with the entry in entry. " +
+				"Nothing is sent until the person confirms on Daawid's page, confirmUrl, with a code Daawid emails them. A new request answers 201 with Location; the same Idempotency-Key with the same body again within 24 hours answers 200 with the same request and a new link, which replaces the old one; the same key with another body is invalid_input. A handoff answers 200 with the business's URL.",
+			Params: []APIParam{{Name: "actionId", In: "path", Required: true, Description: "The action's ID, from the entry's actions.", Schema: pstr(IDPattern(PrefixAction))},
+				{Name: "Idempotency-Key", In: "header", Description: "8 to 64 characters; the same request with the same key within 24 hours is the same run. May be idempotencyKey in the body instead.", Schema: map[string]any{"type": "string", "minLength": 8, "maxLength": 64}}},
+			Body: requestBody(), Created: true,
+			Answer: ActionResult{}, AnswerMedia: "application/json", Cache: "no-store",
+			Errors: []string{"invalid_input", "not_found", "gone", "action_unavailable", "outside_service_area", "confirmation_expired", "rate_limited", "unavailable"}},
+		{Method: "GET", Path: "/v1/runs/{runId}", OperationID: "getRun", Tool: "get_request_status", Tag: "requests", Summary: "A request's status",
+			Description: "The state of a request and when it changed, never what it says or who sent it. A request never sent is kept a day after it ran out, a sent one 90 days; a handoff is not kept.",
+			Params:      []APIParam{{Name: "runId", In: "path", Required: true, Description: "The request's runId.", Schema: pstr(RunIDPattern)}},
+			Answer:      RequestStatus{}, AnswerMedia: "application/json", Cache: "no-store", Errors: []string{"invalid_input", "not_found", "rate_limited", "unavailable"}},
 		{Method: "GET", Path: "/v1/changes", OperationID: "getChanges", Summary: "The change feed (buyers)",
 			Description: "Every change to a public projection, in sequence order, a page at a time. Needs a buyer key.",
 			Params: []APIParam{{Name: "cursor", In: "query", Description: "nextCursor of the previous page; none: from the start.", Schema: map[string]any{"type": "string", "pattern": `^\d+$`}},
@@ -184,6 +202,13 @@ func OpenAPI(apiURL, baseURL string) []byte {
 			ok["content"] = map[string]any{rt.AnswerMedia: map[string]any{"schema": map[string]any{}}}
 		}
 		responses := map[string]any{"200": ok}
+		if rt.Created {
+			created := map[string]any{"description": "A new request.", "content": ok["content"],
+				"headers": map[string]any{"Location": map[string]any{"description": "The request's status: /v1/runs/{runId}.", "schema": map[string]any{"type": "string"}},
+					"Cache-Control": headers["Cache-Control"]}}
+			responses["201"] = created
+			headers["Location"] = map[string]any{"description": "With the same Idempotency-Key again: the request's status.", "schema": map[string]any{"type": "string"}}
+		}
 		if rt.Conditional {
 			responses["304"] = map[string]any{"description": "Not modified: the If-None-Match matched."}
 		}
@@ -203,6 +228,9 @@ func OpenAPI(apiURL, baseURL string) []byte {
 		if len(params) > 0 {
 			op["parameters"] = params
 		}
+		if rt.Body != nil {
+			op["requestBody"] = map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": rt.Body}}}
+		}
 		if rt.Buyer {
 			op["security"] = []any{map[string]any{"buyerKey": []any{}}}
 		} else {
@@ -220,7 +248,7 @@ func OpenAPI(apiURL, baseURL string) []byte {
 			"description": "Reads are public and free for everyone, 300 a minute per kind of reader and address. Errors are RFC 9457 problems. See " + baseURL + "/docs/api.",
 			"license":     map[string]any{"name": "Apache 2.0", "identifier": "Apache-2.0"}},
 		"servers":    []any{map[string]any{"url": apiURL}},
-		"tags":       []any{map[string]any{"name": "entries", "description": "Entries, their offerings and brand kits."}, map[string]any{"name": "buyers", "description": "Bulk exports and the change feed, with a buyer key."}},
+		"tags":       []any{map[string]any{"name": "entries", "description": "Entries, their offerings and brand kits."}, map[string]any{"name": "requests", "description": "Requests to businesses, confirmed by a person on Daawid's page."}, map[string]any{"name": "buyers", "description": "Bulk exports and the change feed, with a buyer key."}},
 		"paths":      paths,
 		"components": map[string]any{"schemas": components, "securitySchemes": map[string]any{"buyerKey": map[string]any{"type": "http", "scheme": "bearer", "description": "A buyer key (dwk_…)."}}},
 	}
@@ -235,7 +263,29 @@ func OpenAPI(apiURL, baseURL string) []byte {
 	return append(b, '\n')
 }
 
+// requestBody is the body of startRun: one of the request tools' inputs
+// (§8: the type's input, with actionId optional).
+func requestBody() any {
+	var kinds []any
+	for _, t := range RequestTools() {
+		if t.Name == "get_request_status" {
+			continue
+		}
+		var in map[string]any
+		if err := json.Unmarshal(t.Input, &in); err != nil {
+			panic("schemas: request tool input: " + err.Error())
+		}
+		delete(in, "$schema")
+		in["title"] = t.Name
+		kinds = append(kinds, in)
+	}
+	return map[string]any{"oneOf": kinds, "description": "The input of the action's kind, as the MCP tool of that kind takes it."}
+}
+
 func tagOf(rt APIRoute) string {
+	if rt.Tag != "" {
+		return rt.Tag
+	}
 	if rt.Buyer {
 		return "buyers"
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/fixtures/websites"
 	"github.com/daawid/registry/pipeline"
+	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/snapshotio"
 	"github.com/daawid/registry/schemas/taxonomy"
@@ -66,8 +67,18 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	sched.Log = log
 	schedDone := make(chan error, 1)
 	go func() { schedDone <- pipeline.Schedule(ctx, sched) }()
+	// The embedded mail catcher: every mail the demo sends (the codes, the
+	// requests to the businesses) lands as a file in a Maildir under --dir.
+	maildir := filepath.Join(*dir, "mail")
+	catcher, err := mail.StartCatcher("127.0.0.1:0", maildir, mail.CatcherOptions{})
+	if err != nil {
+		return fail(fmt.Errorf("mail catcher: %w", err))
+	}
+	defer catcher.Close()
 	cfg := serveConfig{Out: d.out, Addr: *addr, MetricsAddr: *metrics, Site: site, Keys: filepath.Join(*dir, "keys.json"), DocCache: 64 << 20,
-		Reports: filepath.Join(*dir, "reports"), Counts: filepath.Join(*dir, "counts"), Log: log}
+		Reports: filepath.Join(*dir, "reports"), Counts: filepath.Join(*dir, "counts"), Log: log,
+		Actions: actionsConfig{RunsDB: filepath.Join(*dir, "runs", "runs.db"), SecretFile: filepath.Join(*dir, "runs", "secret"), CreateSecret: true,
+			SMTP: catcher.URL()}}
 	cfg.bound = func(a string) {
 		u := site.BaseURL
 		fmt.Fprintf(stdout, "\nserving on %s (Ctrl-C stops); try:\n", u)
@@ -79,7 +90,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "  %s%s\n", u, p)
 		}
 		fmt.Fprintf(stdout, "  curl -H 'Accept: text/markdown' %s/holzwerk-krause\n", u)
+		fmt.Fprintf(stdout, "  %s/holzwerk-krause/actions/act_01k8r2m7aa1b2c3d4e5f6g7h8j  (a request's web form)\n", u)
 		fmt.Fprintf(stdout, "the pipeline runs a delta every minute; drop owner revisions into %s\n", filepath.Join(*dir, "inbox"))
+		fmt.Fprintf(stdout, "mail (codes and requests) is caught on %s and written to %s (Maildir: new/)\n", catcher.Addr(), filepath.Join(maildir, "new"))
 	}
 	err = serve(ctx, cfg)
 	stop()

@@ -44,6 +44,8 @@ type serveConfig struct {
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed.
 	TrustedProxies []string
 	Log            *slog.Logger
+	// Actions is how requests are run (§7.6).
+	Actions actionsConfig
 	// bound, when set, receives the address the server listens on.
 	bound func(addr string)
 }
@@ -64,6 +66,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	proxies := fs.String("trusted-proxies", "", "comma-separated CIDRs of the proxies whose X-Forwarded-For is believed (none by default)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error (access logs are info)")
 	docCache := fs.Int("doc-cache", query.DefaultDocCacheBytes, "bytes of the document cache: the most read documents kept in memory, outside the Go heap (0: none)")
+	runsDB := fs.String("runs-db", "", "the action runs' store: a SQLite file, or postgres://… shared by several server processes (default: OUT/../runs/runs.db)")
+	secretFile := fs.String("secret-file", "", "file with the HMAC key of codes and addresses, 32 bytes or more, mode 0600 (default: OUT/../runs/secret, made when missing)")
+	smtpURL := fs.String("smtp", "", "mail server for codes and requests: smtp://[user:pass@]host:port (STARTTLS when offered), smtp+starttls://, smtps://; empty: mails wait in the outbox")
+	mailFrom := fs.String("mail-from", "", "the address Daawid's mails come from (default: Daawid <requests@HOST>)")
 	memLimit := fs.Int64("memory-limit", 2750<<20, "the Go heap's soft limit in bytes (GOMEMLIMIT overrides): the garbage collector works harder near it, so a publication swap, when two are in memory, stays in bounds")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: daawid serve [--out DIR] [--addr HOST:PORT] [flags]")
@@ -85,6 +91,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	parent := filepath.Dir(filepath.Clean(*out))
 	cfg := serveConfig{Out: *out, Addr: *addr, MetricsAddr: *metrics, Site: site, Keys: *keysFile,
 		Reports: orDefault(*reports, filepath.Join(parent, "reports")), Counts: orDefault(*counts, filepath.Join(parent, "counts")), NoLimit: *noLimit, Log: log, DocCache: max(0, *docCache)}
+	cfg.Actions = actionsConfig{RunsDB: orDefault(*runsDB, filepath.Join(parent, "runs", "runs.db")),
+		SecretFile: orDefault(*secretFile, filepath.Join(parent, "runs", "secret")), CreateSecret: *secretFile == "",
+		SMTP: *smtpURL, MailFrom: *mailFrom}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			cfg.TrustedProxies = append(cfg.TrustedProxies, p)
@@ -209,11 +218,19 @@ func serve(ctx context.Context, cfg serveConfig) error {
 		go counter.Run(ctx)
 		rcfg.Counter = counter
 	}
+	if cfg.Actions.RunsDB != "" {
+		acts, stopActions, err := startActions(ctx, cfg.Actions, cfg.Site, log)
+		if err != nil {
+			return fmt.Errorf("action runs: %w", err)
+		}
+		defer stopActions()
+		rcfg.Actions = acts
+	}
 	srv, err := rest.New(rcfg, svc)
 	if err != nil {
 		return err
 	}
-	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{Allow: srv.ReadAllowed, Count: srv.CountRead}))
+	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{Allow: srv.ReadAllowed, Count: srv.CountRead, Actions: rcfg.Actions, Platform: srv.ReaderCategory}))
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err

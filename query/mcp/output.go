@@ -12,11 +12,16 @@ import (
 // the full shapes at /schemas/0.1/ (MCP-62). The tool list is loaded into
 // every chat, so it stays small.
 var outputSchemas = map[string]any{
-	"search":             oneLevel(schemas.SearchOutput{}, "SearchOutput"),
-	"get_entry":          oneLevel(schemas.EntryView{}, "EntryView"),
-	"get_entry_sections": oneLevel(schemas.EntryView{}, "EntryView"),
-	"get_offerings":      oneLevel(schemas.OfferingsAnswer{}, "OfferingsAnswer"),
-	"get_brand_kit":      oneLevel(schemas.BrandKitAnswer{}, "BrandKitAnswer"),
+	"search":              oneLevel(schemas.SearchOutput{}, "SearchOutput"),
+	"get_entry":           oneLevel(schemas.EntryView{}, "EntryView"),
+	"get_entry_sections":  oneLevel(schemas.EntryView{}, "EntryView"),
+	"get_offerings":       oneLevel(schemas.OfferingsAnswer{}, "OfferingsAnswer"),
+	"get_brand_kit":       oneLevel(schemas.BrandKitAnswer{}, "BrandKitAnswer"),
+	"request_quote":       oneLevel(schemas.ActionResult{}, "ActionResult"),
+	"request_callback":    oneLevel(schemas.ActionResult{}, "ActionResult"),
+	"request_appointment": oneLevel(schemas.ActionResult{}, "ActionResult"),
+	"send_message":        oneLevel(schemas.ActionResult{}, "ActionResult"),
+	"get_request_status":  oneLevel(schemas.RequestStatus{}, "RequestStatus"),
 }
 
 // oneLevel is the object schema of a struct's JSON fields (embedded

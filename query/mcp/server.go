@@ -11,9 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/query/actions"
 	"github.com/daawid/registry/schemas"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,6 +29,10 @@ type Options struct {
 	// find the reader in the call's context (the REST server's).
 	Allow func(ctx context.Context) error
 	Count func(ctx context.Context, entryID string)
+	// Actions runs the request tools (nil: they answer unavailable);
+	// Platform names the AI platform of a call's context (ACT-59).
+	Actions  *actions.Service
+	Platform func(ctx context.Context) string
 	// SDKOnly turns the fast path of get_entry off (fast.go), to compare
 	// it with the SDK's answers.
 	SDKOnly bool
@@ -70,27 +76,58 @@ func newServer(svc *query.Service, opt Options) (*sdk.Server, *tools) {
 	addUI(s)
 	t := &tools{svc: svc, opt: opt}
 	handlers := map[string]sdk.ToolHandler{
-		"search":             t.search,
-		"get_entry":          t.getEntry(false),
-		"get_entry_sections": t.getEntry(true),
-		"get_offerings":      t.offerings,
-		"get_brand_kit":      t.brandKit,
+		"search":              t.search,
+		"get_entry":           t.getEntry(false),
+		"get_entry_sections":  t.getEntry(true),
+		"get_offerings":       t.offerings,
+		"get_brand_kit":       t.brandKit,
+		"request_quote":       t.requestTool(schemas.ActionRequestQuote),
+		"request_callback":    t.requestTool(schemas.ActionRequestCallback),
+		"request_appointment": t.requestTool(schemas.ActionRequestAppointment),
+		"send_message":        t.requestTool(schemas.ActionSendMessage),
+		"get_request_status":  t.requestStatus,
 	}
-	destructive, openWorld := schemas.DestructiveHint, schemas.OpenWorldHint
-	for _, spec := range schemas.ReadTools() {
+	var order []string
+	for _, spec := range append(schemas.ReadTools(), schemas.RequestTools()...) {
 		h, ok := handlers[spec.Name]
 		if !ok {
 			continue
+		}
+		order = append(order, spec.Name)
+		ro, destructive, idempotent, openWorld := schemas.ReadOnlyHint, schemas.DestructiveHint, schemas.IdempotentHint, schemas.OpenWorldHint
+		if spec.Hints != nil {
+			ro, destructive, idempotent, openWorld = spec.Hints.ReadOnly, spec.Hints.Destructive, spec.Hints.Idempotent, spec.Hints.OpenWorld
 		}
 		s.AddTool(&sdk.Tool{
 			Name: spec.Name, Title: spec.Title, Description: spec.Description, InputSchema: spec.Input,
 			OutputSchema: outputSchemas[spec.Name],
 			Meta:         toolMeta(spec),
-			Annotations: &sdk.ToolAnnotations{Title: spec.Title, ReadOnlyHint: schemas.ReadOnlyHint, DestructiveHint: &destructive,
-				IdempotentHint: schemas.IdempotentHint, OpenWorldHint: &openWorld},
+			Annotations: &sdk.ToolAnnotations{Title: spec.Title, ReadOnlyHint: ro, DestructiveHint: &destructive,
+				IdempotentHint: idempotent, OpenWorldHint: &openWorld},
 		}, h)
 	}
+	s.AddReceivingMiddleware(toolOrder(order))
 	return s, t
+}
+
+// toolOrder lists the tools in the contract's order (§7.4, MCP-53: the
+// reads, then request_quote, request_callback, request_appointment,
+// send_message and get_request_status), which the SDK, listing by name,
+// would not keep.
+func toolOrder(order []string) sdk.Middleware {
+	rank := map[string]int{}
+	for i, n := range order {
+		rank[n] = i
+	}
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			res, err := next(ctx, method, req)
+			if lr, ok := res.(*sdk.ListToolsResult); ok && err == nil {
+				slices.SortStableFunc(lr.Tools, func(a, b *sdk.Tool) int { return rank[a.Name] - rank[b.Name] })
+			}
+			return res, err
+		}
+	}
 }
 
 // cacheable: the tool list may be kept an hour by anyone (MCP-52), the

@@ -18,6 +18,12 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 	if r.Method == http.MethodPost && strings.HasSuffix(path, "/report") {
 		return s.reportPost(c, rd, strings.TrimSuffix(strings.TrimPrefix(path, "/"), "/report"))
 	}
+	if r.Method == http.MethodPost && strings.HasPrefix(path, "/confirm/") {
+		return s.confirmPost(c, strings.TrimPrefix(path, "/confirm/"))
+	}
+	if slug, actionID, ok := actionFormPath(path); ok && r.Method == http.MethodPost {
+		return s.actionFormPost(c, rd, slug, actionID)
+	}
 	if r.Method == http.MethodOptions {
 		return s.preflight(c)
 	}
@@ -32,8 +38,15 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 		return s.entryIRI(c, rd, strings.TrimPrefix(path, "/id/"))
 	case strings.HasPrefix(path, "/claim/"):
 		return s.claimPage(c, rd, strings.TrimPrefix(path, "/claim/"))
+	case strings.HasPrefix(path, "/confirm/"):
+		return s.confirmPage(c, strings.TrimPrefix(path, "/confirm/"))
+	case path == "/privacy":
+		return s.privacyPolicy(c)
 	case strings.HasSuffix(path, "/report") && strings.Count(path, "/") == 2:
 		return s.reportForm(c, rd, strings.TrimSuffix(strings.TrimPrefix(path, "/"), "/report"))
+	}
+	if slug, actionID, ok := actionFormPath(path); ok {
+		return s.actionForm(c, rd, slug, actionID)
 	}
 	// /{slug} and /{slug}/{lang} are negotiated (HTTP-01, HTTP-07): the
 	// page's markdown is its path with ".md".
@@ -65,6 +78,16 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 		c.Header("Content-Location", doc.Path)
 	}
 	return serveDoc(c, doc)
+}
+
+// actionFormPath reads /{slug}/actions/{actionId}, an action's web form
+// (HTTP-36).
+func actionFormPath(path string) (slug, actionID string, ok bool) {
+	parts := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if len(parts) != 3 || parts[1] != "actions" || !schemas.ValidID(schemas.PrefixAction, parts[2]) {
+		return "", "", false
+	}
+	return parts[0], parts[2], true
 }
 
 // renamed finds the path an old slug's path moved to: the same path with

@@ -25,6 +25,10 @@ func (s *Server) routes() {
 	get("/v1/entries/:id/offerings", s.offerings)
 	get("/v1/entries/:id/brand-kit", s.brandKit)
 	get("/v1/search", s.search)
+	// Requests (§8, §7.6): started by POST, read by GET; both no-store.
+	e.POST("/v1/actions/:id/runs", s.wrap(s.startRun))
+	e.OPTIONS("/v1/actions/:id/runs", s.runsPreflight)
+	get("/v1/runs/:id", s.runStatus)
 	// Buyers: the bulk exports and the change feed, behind keys.
 	get("/v1/exports", s.exportsManifest)
 	get("/v1/exports/*file", s.exportFile)
@@ -74,6 +78,15 @@ func (s *Server) ReadAllowed(ctx context.Context) error {
 		return nil
 	}
 	return s.allow(r.category, r.addr)
+}
+
+// ReaderCategory is the category of reader of an MCP call's context
+// (the AI platform a request's steps are counted under, ACT-59).
+func (s *Server) ReaderCategory(ctx context.Context) string {
+	if r, ok := ctx.Value(readerKey{}).(reader); ok {
+		return r.category
+	}
+	return ""
 }
 
 // CountRead counts an entry an MCP tool returned as a read of its view,

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/query/actions"
 	"github.com/daawid/registry/query/counting"
 	"github.com/daawid/registry/query/fairuse"
 	"github.com/daawid/registry/render"
@@ -43,6 +44,9 @@ type Config struct {
 	Log *slog.Logger
 	// Metrics, when set, are updated on every request.
 	Metrics *Metrics
+	// Actions runs the requests (§7.6); nil: the request routes and pages
+	// answer unavailable.
+	Actions *actions.Service
 }
 
 // Server holds the routes.

@@ -1,0 +1,227 @@
+package actions
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the PostgreSQL driver, "pgx"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+	_ "modernc.org/sqlite" // the SQLite driver, "sqlite"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store is the writable store of the action runs: SQLite (one file, WAL)
+// or PostgreSQL, with the same tables, made by the same versioned
+// migrations (goose).
+type Store struct {
+	db       *sql.DB
+	postgres bool
+}
+
+// OpenStore opens the store a URL names and brings its tables up to the
+// newest migration: postgres://… or postgresql://… for PostgreSQL, a file
+// path or sqlite://PATH for SQLite (created when missing).
+func OpenStore(ctx context.Context, dsn string) (*Store, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return openPostgres(ctx, dsn)
+	}
+	return OpenSQLite(ctx, strings.TrimPrefix(dsn, "sqlite://"))
+}
+
+// openSQLite opens a SQLite store. Every transaction begins IMMEDIATE, so
+// the writers of every process using the file take turns (the busy
+// timeout waits for the turn) and the counts a limit takes are exact.
+// pragmas are further SQLite pragmas, such as "cache_size(-20000)" (the
+// tests fill a small disk with "max_page_count(40)").
+func OpenSQLite(ctx context.Context, path string, pragmas ...string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("runs store: no SQLite file named")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("runs store: %w", err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(20000)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("runs store %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(8)
+	s := &Store{db: db}
+	if err := s.migrate(ctx, goose.DialectSQLite3); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("runs store %s: %w", path, err)
+	}
+	// The file holds personal data: only the server's user reads it.
+	os.Chmod(path, 0o600)
+	return s, nil
+}
+
+func openPostgres(ctx context.Context, dsn string) (*Store, error) {
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("runs store: %w", err)
+	}
+	db.SetMaxOpenConns(16)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("runs store: connect to PostgreSQL: %w", err)
+	}
+	s := &Store{db: db, postgres: true}
+	if err := s.migrate(ctx, goose.DialectPostgres); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("runs store: %w", err)
+	}
+	return s, nil
+}
+
+// migrate applies the migrations not yet applied. Several server
+// processes starting at once on PostgreSQL take turns by a session lock.
+func (s *Store) migrate(ctx context.Context, d goose.Dialect) error {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return err
+	}
+	var opts []goose.ProviderOption
+	if s.postgres {
+		l, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return err
+		}
+		opts = append(opts, goose.WithSessionLocker(l))
+	}
+	p, err := goose.NewProvider(d, s.db, fsys, opts...)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	return nil
+}
+
+// Close closes the store.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Postgres reports whether the store is PostgreSQL.
+func (s *Store) Postgres() bool { return s.postgres }
+
+// tx is one transaction, with the store's placeholders.
+type tx struct {
+	*sql.Tx
+	postgres bool
+}
+
+// inTx runs fn in one transaction that holds the locks of keys (sorted,
+// so that two transactions never wait on each other in a circle), and
+// commits when fn returns nil.
+//
+// SQLite's transactions begin IMMEDIATE and so already run one at a time;
+// PostgreSQL's take a transaction-scoped advisory lock per key, so what a
+// limit counts cannot change between its count and its insert.
+func (s *Store) inTx(ctx context.Context, keys []string, fn func(t *tx) error) error {
+	sqlTx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return storeError("begin", err)
+	}
+	t := &tx{Tx: sqlTx, postgres: s.postgres}
+	if s.postgres {
+		keys = slices.Clone(keys)
+		slices.Sort(keys)
+		keys = slices.Compact(keys)
+		for _, k := range keys {
+			if _, err := t.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", k); err != nil {
+				t.Rollback()
+				return storeError("lock", err)
+			}
+		}
+	}
+	if err := fn(t); err != nil {
+		t.Rollback()
+		return err
+	}
+	if err := t.Commit(); err != nil {
+		return storeError("commit", err)
+	}
+	return nil
+}
+
+// rebind turns the ? placeholders of a query into PostgreSQL's $n.
+func rebind(postgres bool, q string) string {
+	if !postgres {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	return b.String()
+}
+
+func (t *tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return t.ExecContext(ctx, rebind(t.postgres, q), args...)
+}
+
+func (t *tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return t.QueryRowContext(ctx, rebind(t.postgres, q), args...)
+}
+
+func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return s.db.QueryRowContext(ctx, rebind(s.postgres, q), args...)
+}
+
+func (s *Store) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return s.db.ExecContext(ctx, rebind(s.postgres, q), args...)
+}
+
+func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return s.db.QueryContext(ctx, rebind(s.postgres, q), args...)
+}
+
+// StoreError is a failure of the store itself (a full disk, a lost
+// connection): the caller answers unavailable, and nothing was written.
+type StoreError struct {
+	Op  string
+	Err error
+}
+
+func (e *StoreError) Error() string { return "runs store: " + e.Op + ": " + e.Err.Error() }
+func (e *StoreError) Unwrap() error { return e.Err }
+
+func storeError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *StoreError
+	if errors.As(err, &se) {
+		return err
+	}
+	return &StoreError{Op: op, Err: err}
+}

@@ -1,0 +1,122 @@
+package rest_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/daawid/registry/query/actions"
+	"github.com/daawid/registry/schemas"
+)
+
+// BenchmarkRequestQuote_MCP (issue 14): request_quote over MCP on
+// loopback, on the embedded store (SQLite, WAL), from 16 concurrent
+// clients, each call a new run with its own requester; then GET of the
+// confirmation pages those runs made. It reports runs started a second
+// and the p50 and p99 of both. The per-entry limit of 100 started a day
+// (ACT-51) would stop a benchmark after 100 runs, so it is raised here;
+// every other limit is checked as in production. Run it with
+//
+//	go test ./query/rest -run '^$' -bench RequestQuote_MCP -benchtime 3000x
+func BenchmarkRequestQuote_MCP(b *testing.B) {
+	l := actions.DefaultLimits
+	l.StartedPerDay = 1 << 30
+	rg := newRunsRig(b, "sqlite", &l)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	const workers = 16
+	n := max(b.N, 300)
+	confirmPaths := make([]string, n)
+	load := func(do func(i int) error) ([]time.Duration, time.Duration) {
+		lat := make([]time.Duration, n)
+		var wg sync.WaitGroup
+		next := make(chan int)
+		errs := make(chan error, workers)
+		start := time.Now()
+		for range workers {
+			wg.Go(func() {
+				for i := range next {
+					t := time.Now()
+					if err := do(i); err != nil {
+						select {
+						case errs <- err:
+						default:
+						}
+					}
+					lat[i] = time.Since(t)
+				}
+			})
+		}
+		for i := range n {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		took := time.Since(start)
+		select {
+		case err := <-errs:
+			b.Fatal(err)
+		default:
+		}
+		slices.Sort(lat)
+		return lat, took
+	}
+	quote := func(i int) error {
+		args := quoteFrom(fmt.Sprintf("bench%d@example.org", i))
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"request_quote","arguments":%s,`+
+			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`, i, mustJSON(args))
+		req, _ := http.NewRequest("POST", rg.URL+"/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/call")
+		req.Header.Set("Mcp-Name", "request_quote")
+		resp, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		out, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || bytes.Contains(out, []byte(`"isError":true`)) {
+			return fmt.Errorf("MCP: %d %.300s", resp.StatusCode, out)
+		}
+		j := bytes.Index(out, []byte(`"confirmUrl":"`))
+		if j < 0 {
+			return fmt.Errorf("no confirmUrl: %.300s", out)
+		}
+		u := out[j+len(`"confirmUrl":"`):]
+		u = u[:bytes.IndexByte(u, '"')]
+		confirmPaths[i] = strings.TrimPrefix(string(u), reg.site.BaseURL)
+		return nil
+	}
+	page := func(i int) error {
+		resp, err := client.Get(rg.URL + confirmPaths[i])
+		if err != nil {
+			return err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			return fmt.Errorf("confirmation page: %d", resp.StatusCode)
+		}
+		return nil
+	}
+	b.ResetTimer()
+	q, took := load(quote)
+	p, _ := load(page)
+	b.StopTimer()
+	pct := func(l []time.Duration, x float64) float64 {
+		return float64(l[min(len(l)-1, int(x*float64(len(l))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(float64(n)/took.Seconds(), "runs/s")
+	b.ReportMetric(pct(q, .5), "quote-p50-ms")
+	b.ReportMetric(pct(q, .99), "quote-p99-ms")
+	b.ReportMetric(pct(p, .5), "page-p50-ms")
+	b.ReportMetric(pct(p, .99), "page-p99-ms")
+	_ = schemas.ActionRequestQuote
+}
