@@ -459,8 +459,10 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 	}
 	out.tables = export.RowsOf(&views[0], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage))
 	// The server re-renders an entry whose nextChangeAt has come before the
-	// pipeline re-issued it (D66): it needs the revision itself.
-	if !row.NextChangeAt.IsZero() {
+	// pipeline re-issued it (D66), and runs the requests of an entry that
+	// takes them (D75: where a request goes is private, and the checks
+	// read the whole action): it needs the revision itself.
+	if !row.NextChangeAt.IsZero() || len(e.EnabledActions()) > 0 {
 		if js, err := json.Marshal(e); err == nil {
 			add(schemas.DocEntry, "", "", "application/json", js)
 		}

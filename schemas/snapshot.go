@@ -96,9 +96,11 @@ const (
 	DocView      = "view"
 	DocSite      = "site"    // a registry-level file
 	DocRemoved   = "removed" // in a delta index: the entry has no documents any more
-	// DocEntry is the public entry itself (JSON), kept for an entry with a
-	// nextChangeAt so the server can re-render it when the pipeline is
-	// late (ARCHITECTURE decision 2); it has no path and is never served.
+	// DocEntry is the entry's revision itself (JSON), kept for an entry
+	// with a nextChangeAt so the server can re-render it when the pipeline
+	// is late (ARCHITECTURE decision 2), and for an entry that takes
+	// requests, whose runs need its actions whole (D75); it has no path and
+	// is never served.
 	DocEntry = "entry"
 )
 

@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 )
 
-// ToolSpec is one of the registry's read tools (§7.4, §7.5): the MCP
-// server lists these, the REST mirror takes the same inputs, and the AWP
-// functions file is generated from them, so the three cannot disagree.
+// ToolSpec is one of the registry's tools (§7.4, §7.5): the MCP server
+// lists these, the REST mirror takes the same inputs, and the AWP
+// functions file is generated from the read tools, so they cannot
+// disagree.
 type ToolSpec struct {
 	Name        string
 	Title       string
@@ -16,6 +17,15 @@ type ToolSpec struct {
 	// UIResource is the MCP Apps resource the tool names ("" for none).
 	UIResource string
 	Tags       []string
+	// Hints are the tool's annotations (§7.4); nil for the read tools,
+	// whose hints are the constants ReadOnlyHint to OpenWorldHint (see
+	// Annotations).
+	Hints *ToolHints
+}
+
+// ToolHints are a tool's annotations in §7.4's table.
+type ToolHints struct {
+	ReadOnly, Destructive, Idempotent, OpenWorld bool
 }
 
 // Annotations of every read tool (§7.4): read-only, not destructive,
@@ -26,6 +36,15 @@ const (
 	IdempotentHint  = true
 	OpenWorldHint   = true
 )
+
+// Annotations are the tool's hints: Hints, or the read tools' constants
+// above for a read tool.
+func (t ToolSpec) Annotations() ToolHints {
+	if t.Hints != nil {
+		return *t.Hints
+	}
+	return ToolHints{ReadOnly: ReadOnlyHint, Destructive: DestructiveHint, Idempotent: IdempotentHint, OpenWorld: OpenWorldHint}
+}
 
 func mustSchema(v any) json.RawMessage {
 	b, err := json.Marshal(v)
@@ -116,4 +135,38 @@ func ReadTools() []ToolSpec {
 			Input: mustSchema(obj{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "additionalProperties": false,
 				"required": []string{"entry"}, "properties": obj{"entry": entryRef(), "language": lang}})},
 	}
+}
+
+// ActionConfirmUI is the card of the request tools: it shows the waiting
+// request and opens Daawid's confirmation page (§7.7, ACT-43).
+const ActionConfirmUI = "ui://daawid/action-confirm"
+
+// ConfirmRequestReserved names the tool §7.4 reserves and Daawid does not
+// offer (MCP-47, ACT-15, ACT-43): an app-only button is hidden from the
+// model only in apps that support MCP Apps, so the person confirms on
+// Daawid's page instead. No tool list holds it; it is named here so that
+// nothing else takes the name.
+const ConfirmRequestReserved = "confirm_request"
+
+// RequestTools are the request tools and get_request_status, in the order
+// tools/list returns them after the read tools (MCP-53): made from the one
+// table of the request kinds (RequestKinds), with their titles and hints
+// (MCP-42 to MCP-46). A request tool is not read-only, not destructive
+// (it only adds a waiting request; the person sends it on Daawid's page),
+// not idempotent and open world (ACT-61); get_request_status reads one
+// request's state and nothing else.
+func RequestTools() []ToolSpec {
+	request := &ToolHints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true}
+	var out []ToolSpec
+	for _, k := range requestKinds {
+		out = append(out, ToolSpec{Name: string(k.Type), Title: k.Title, Description: k.Description,
+			Input: RequestInputSchema(k.Type), UIResource: ActionConfirmUI, Tags: []string{"actions"}, Hints: request})
+	}
+	out = append(out, ToolSpec{Name: "get_request_status", Title: "Check a request's status", Tags: []string{"actions"},
+		Description: "The state of a request by its runId; never what it says or who sent it.",
+		Input: mustSchema(obj{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "additionalProperties": false,
+			"required":   []string{"runId"},
+			"properties": obj{"runId": obj{"type": "string", "pattern": IDPattern(PrefixRun), "description": "the runId a request tool answered"}}}),
+		Hints: &ToolHints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false}})
+	return out
 }

@@ -24,6 +24,7 @@ var commands = []command{
 	{"fixtures", "fixtures generate: write synthetic register files, owner revisions, events and websites", runFixtures},
 	{"publish", "publish the state's current entries (full, or --delta over the current publication)", runPublish},
 	{"pipeline", "pipeline run: one compile and one publication now", runPipeline},
+	{"mcp", "mcp tools|call: an MCP client (the Go SDK's) for trying the MCP server from a terminal", runMCP},
 	{"keys", "keys create|revoke|list: buyer keys for the bulk exports and the change feed", runKeys},
 	{"bench", "bench compile: the compile benchmark (three runs on generated data) as a table", runBench},
 }

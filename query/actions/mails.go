@@ -44,7 +44,11 @@ func deliveryMail(pd PageData, req check.Request, runID string, now time.Time) m
 		fmt.Fprintf(&b, "%s sent %s a request through Daawid (%s).\n\n", who, pd.DisplayName, actionOr(pd))
 	}
 	for _, f := range pd.MailFields {
-		fmt.Fprintf(&b, "%s:\n%s\n\n", f.Label, indent(f.Value))
+		label := f.Label
+		if !strings.HasSuffix(label, "?") && !strings.HasSuffix(label, ":") {
+			label += ":"
+		}
+		fmt.Fprintf(&b, "%s\n%s\n\n", label, indent(f.Value))
 	}
 	label := func(en, deLabel string) string {
 		if de {

@@ -367,26 +367,31 @@ func fieldLabel(inputs []formInput, field string) string {
 }
 
 // sameOrigin refuses a POST a page of another site made the browser send
-// (the buttons of the request pages change things; ACT-42): the Origin,
-// or else Sec-Fetch-Site, must say it came from Daawid's own pages.
-// Clients that are not browsers send neither and are let through: they
-// need the run's token like anyone.
+// (the buttons of the request pages change things; ACT-42): a browser's
+// Sec-Fetch-Site must say same-origin (or none: typed by the person), or,
+// from a browser without it, the Origin must be Daawid's. Clients that are
+// not browsers send neither and are let through: they need the run's
+// token like anyone.
 func (s *Server) sameOrigin(c *gin.Context) error {
 	r := c.Request
-	self := []string{s.site.BaseURL, "http://" + r.Host, "https://" + r.Host}
-	if o := r.Header.Get("Origin"); o != "" {
-		for _, ok := range self {
-			if strings.EqualFold(o, ok) {
-				return nil
-			}
-		}
-		return &query.Error{Code: query.CodeNotAllowed, Message: "this form can only be sent from Daawid's own page"}
-	}
+	refused := &query.Error{Code: query.CodeNotAllowed, Message: "this form can only be sent from Daawid's own page"}
 	switch r.Header.Get("Sec-Fetch-Site") {
-	case "", "same-origin", "none":
+	case "same-origin", "none":
+		return nil
+	case "":
+	default:
+		return refused
+	}
+	o := r.Header.Get("Origin")
+	if o == "" {
 		return nil
 	}
-	return &query.Error{Code: query.CodeNotAllowed, Message: "this form can only be sent from Daawid's own page"}
+	for _, ok := range []string{s.site.BaseURL, "http://" + r.Host, "https://" + r.Host} {
+		if strings.EqualFold(o, ok) {
+			return nil
+		}
+	}
+	return refused
 }
 
 type confirmView struct {

@@ -88,9 +88,16 @@ func TestMCP_ReadTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			reads := map[string]bool{}
+			for _, spec := range schemas.ReadTools() {
+				reads[spec.Name] = true
+			}
 			var names []string
 			for _, tool := range list.Tools {
 				names = append(names, tool.Name)
+				if !reads[tool.Name] {
+					continue // the request tools' hints: TestRuns_MCP53_ToolList
+				}
 				a := tool.Annotations
 				if a == nil || !a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint || !a.IdempotentHint || a.OpenWorldHint == nil || !*a.OpenWorldHint || tool.Title == "" {
 					t.Errorf("%s: annotations %+v, title %q", tool.Name, a, tool.Title)
@@ -143,8 +150,8 @@ func TestMCP_ReadTools(t *testing.T) {
 					conforms(c.name, callTool(t, cs, c.name, c.args))
 				}
 			}()
-			// A deterministic order: the SDK lists tools by name.
-			if got := strings.Join(names, ","); got != "get_brand_kit,get_entry,get_entry_sections,get_offerings,search" {
+			// A deterministic order: §7.4's (MCP-52, MCP-53).
+			if got := strings.Join(names, ","); got != "search,get_entry,get_entry_sections,get_offerings,get_brand_kit,request_quote,request_callback,request_appointment,send_message,get_request_status" {
 				t.Errorf("tools %s", got)
 			}
 			res := callTool(t, cs, "search", map[string]any{"query": "Tischler für Einbauschrank", "near": map[string]any{"place": "Wuppertal"}})
@@ -303,7 +310,8 @@ func TestMCP_DNSRebindingGuard(t *testing.T) {
 
 // MCP-31: the tool list is loaded into every chat, so it is kept small:
 // its JSON, as a client receives it, is measured in tokens (a quarter of
-// its bytes, the usual estimate) and held under a budget.
+// its bytes, the usual estimate) and held under a budget: 500 tokens a
+// tool on average (D75; the five reads alone were about 2 300).
 func TestMCP_ToolListIsFrugal(t *testing.T) {
 	ts := mcpServer(t)
 	cs := mcpClient(t, ts, protocols[0])
@@ -314,8 +322,8 @@ func TestMCP_ToolListIsFrugal(t *testing.T) {
 	b, _ := json.Marshal(list.Tools)
 	tokens := len(b) / 4
 	t.Logf("tools/list: %d tools, %d bytes, about %d tokens", len(list.Tools), len(b), tokens)
-	if tokens > 2500 {
-		t.Errorf("the tool list is about %d tokens; keep it under 2 500", tokens)
+	if budget := 500 * len(list.Tools); tokens > budget || len(list.Tools) != 10 {
+		t.Errorf("the tool list is about %d tokens for %d tools; keep it under %d", tokens, len(list.Tools), budget)
 	}
 	for _, tool := range list.Tools {
 		if len(tool.Description) > 200 {
@@ -368,6 +376,12 @@ func TestMCP_EntryCard(t *testing.T) {
 					b, _ := json.Marshal(ui)
 					if string(b) != `{"resourceUri":"ui://daawid/entry-card"}` || legacy != qmcp.EntryCardURI {
 						t.Errorf("get_entry names %s / %v", b, legacy)
+					}
+				} else if strings.HasPrefix(tool.Name, "request_") || tool.Name == "send_message" {
+					// The request tools' card: the waiting request (MCP-42, MCP-43, MCP-44, MCP-45).
+					b, _ := json.Marshal(ui)
+					if string(b) != `{"resourceUri":"ui://daawid/action-confirm"}` || legacy != qmcp.ActionConfirmURI {
+						t.Errorf("%s names %s / %v", tool.Name, b, legacy)
 					}
 				} else if ui != nil || legacy != nil {
 					t.Errorf("%s names a UI resource", tool.Name)

@@ -15,7 +15,7 @@ var personBase = template.Must(template.New("person").Parse(`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>{{.Title}}</title>
 <style>
 :root{--brand:#1f4e79}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -98,7 +99,8 @@ func newRunsRig(t testing.TB, kind string, limits *actions.Limits, opts ...serve
 	}
 	secret := []byte("a test secret of at least thirty-two bytes")
 	var ts *testServer
-	cfg := actions.Config{Store: rg.store, Secret: secret, Site: reg.site, Places: gaz, Now: func() time.Time { return ts.now }}
+	cfg := actions.Config{Store: rg.store, Secret: secret, Site: reg.site, Places: gaz, Now: func() time.Time { return ts.now },
+		Log: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	if limits != nil {
 		cfg.Limits = *limits
 	}
@@ -113,6 +115,14 @@ func newRunsRig(t testing.TB, kind string, limits *actions.Limits, opts ...serve
 		Count: ts.srv.CountRead, Actions: acts, Platform: ts.srv.ReaderCategory}))
 	rg.testServer = ts
 	return rg
+}
+
+// testWriter writes a logger's lines into the test's log.
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
 }
 
 // drain sends every mail the outbox holds now, as the server's sender

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -264,9 +265,12 @@ func TestRuns_Faults_SMTPDown(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rg.drain(t)
-	for i, email := range []string{"d1@example.org", "d2@example.org", "d3@example.org"} {
-		if err := rg.acts.Confirm(ctx, tokens[i], rg.codeFor(t, email), rg.now); err != nil {
+	var codes []string
+	for _, email := range []string{"d1@example.org", "d2@example.org", "d3@example.org"} {
+		codes = append(codes, rg.codeFor(t, email))
+	}
+	for i := range tokens {
+		if err := rg.acts.Confirm(ctx, tokens[i], codes[i], rg.now); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -468,4 +472,110 @@ func entryOf(t *testing.T, slug string) *schemas.Entry {
 	}
 	t.Fatalf("no fixture %s", slug)
 	return nil
+}
+
+// TestRuns_MCP71_ConfirmationCard: the confirmation card comes with the
+// request in _meta (MCP-68): the waiting request, the person's words
+// labelled as theirs, Daawid's page as its only link, none of the owner's
+// colours or pictures (MCP-71).
+func TestRuns_MCP71_ConfirmationCard(t *testing.T) {
+	rg := newRunsRig(t, "sqlite", nil)
+	cs := mcpClient(t, rg.testServer, "2026-07-28")
+	res := callTool(t, cs, "request_quote", exampleQuote())
+	if res.IsError {
+		t.Fatal(textOf(res))
+	}
+	var card map[string]any
+	json.Unmarshal(mustJSON(res.Meta["com.daawid/card"]), &card)
+	var out struct{ ConfirmURL string }
+	json.Unmarshal(mustJSON(res.StructuredContent), &out)
+	if card["type"] != "action-confirm" || card["confirmUrl"] != out.ConfirmURL || card["wordsLabel"] == "" {
+		t.Fatalf("card %v", card)
+	}
+	fields, _ := card["fields"].([]any)
+	words := mustString(fields)
+	if !strings.Contains(words, "Einbauschrank für eine Dachschräge") || !strings.Contains(words, `"label"`) {
+		t.Errorf("the card does not show the request's words: %s", words)
+	}
+	for _, k := range []string{"colors", "logo", "links", "phone", "email"} {
+		if _, ok := card[k]; ok {
+			t.Errorf("the confirmation card carries %s (MCP-71)", k)
+		}
+	}
+	if n := strings.Count(mustString(card), "https://"); n != 1 {
+		t.Errorf("the card has %d links, want only Daawid's page (MCP-71)", n)
+	}
+}
+
+// TestRuns_ACT57_Retention: the sweeper ends runs whose hour is over,
+// deletes a run never sent within a day of running out (ACT-57) and a
+// sent one after 90 days (ACT-58), and keeps the step counts (ACT-59).
+func TestRuns_ACT57_Retention(t *testing.T) {
+	for _, kind := range storeKinds {
+		t.Run(kind, func(t *testing.T) {
+			rg := newRunsRig(t, kind, nil)
+			ctx := context.Background()
+			start := rg.now
+			unsent, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("unsent@example.org"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("sent@example.org"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tok := tokenOf(t, sent.ConfirmURL)
+			if err := rg.acts.SendCode(ctx, tok, ip(1), rg.now); err != nil {
+				t.Fatal(err)
+			}
+			if err := rg.acts.Confirm(ctx, tok, rg.codeFor(t, "sent@example.org"), rg.now); err != nil {
+				t.Fatal(err)
+			}
+			rg.drain(t)
+			sweep := func(at time.Time) actions.SweepReport {
+				t.Helper()
+				rep, err := rg.acts.Sweep(ctx, at)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return rep
+			}
+			exists := func(id string, at time.Time) bool {
+				_, err := rg.acts.Status(ctx, id, at)
+				return codeOf(err) != query.CodeNotFound
+			}
+			if rep := sweep(start.Add(2 * time.Hour)); rep.Expired != 1 || rep.DeletedUnsent != 0 {
+				t.Errorf("two hours on: %+v, want one run ended", rep)
+			}
+			if !exists(unsent.RunID, start.Add(2*time.Hour)) {
+				t.Error("a run was deleted an hour after it ran out")
+			}
+			sweep(start.Add(25 * time.Hour))
+			if exists(unsent.RunID, start.Add(25*time.Hour)) {
+				t.Error("a run never sent is kept a day after it ran out (ACT-57)")
+			}
+			if !exists(sent.RunID, start.Add(89*24*time.Hour)) {
+				t.Error("a sent run was deleted before 90 days")
+			}
+			sweep(start.Add(91 * 24 * time.Hour))
+			if exists(sent.RunID, start.Add(91*24*time.Hour)) {
+				t.Error("a sent run is kept after 90 days (ACT-58)")
+			}
+			counts, err := rg.acts.StepCounts(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps := map[string]int64{}
+			for _, c := range counts {
+				steps[c.Step] += c.N
+				if c.Platform == "" || c.Kind != "request_quote" || c.Day != start.Format(time.DateOnly) && c.Day != start.Add(2*time.Hour).Format(time.DateOnly) {
+					t.Errorf("step count %+v", c)
+				}
+			}
+			want := map[string]int64{"started": 2, "code_sent": 1, "submitted": 1, "delivered": 1, "expired": 1}
+			if !maps.Equal(steps, want) {
+				t.Errorf("step counts %v, want %v (ACT-59)", steps, want)
+			}
+		})
+	}
 }
