@@ -15,23 +15,33 @@ import (
 // the entry since it was published, it is the revision the time guard
 // re-issues (D66), so a request follows what the entry says now.
 func (r *Read) Revision(id string) (*schemas.Entry, error) {
+	e, d, err := r.storedRevision(id)
+	if err != nil {
+		return nil, err
+	}
+	if !d.NextChangeAt.IsZero() && !r.now.Before(d.NextChangeAt) {
+		n, _ := schemas.Expire(e, r.now)
+		return n, nil
+	}
+	return e, nil
+}
+
+// storedRevision is an entry's revision as the publication stores it
+// (schemas.DocEntry), with its document row.
+func (r *Read) storedRevision(id string) (*schemas.Entry, schemas.DocRow, error) {
 	d, ok := r.sn.EntryDoc(id, schemas.DocEntry, "")
 	if !ok {
-		return nil, notFound("no entry has the ID %s", id)
+		return nil, d, notFound("entry %s has no stored revision", id)
 	}
 	b, err := r.sn.Bytes(d)
 	if err != nil {
-		return nil, fmt.Errorf("entry %s: %w", id, err)
+		return nil, d, fmt.Errorf("entry %s: %w", id, err)
 	}
 	var e schemas.Entry
 	if err := json.Unmarshal(b, &e); err != nil {
-		return nil, fmt.Errorf("entry %s: %w", id, err)
+		return nil, d, fmt.Errorf("entry %s: %w", id, err)
 	}
-	if !d.NextChangeAt.IsZero() && !r.now.Before(d.NextChangeAt) {
-		n, _ := schemas.Expire(&e, r.now)
-		return n, nil
-	}
-	return &e, nil
+	return &e, d, nil
 }
 
 // Now is the instant of the request the reads belong to.

@@ -1,7 +1,6 @@
 package query
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -49,19 +48,11 @@ func (r *Read) standIn(id string) (*standIn, error) {
 			return st, nil
 		}
 	}
-	d, ok := r.sn.EntryDoc(id, schemas.DocEntry, "")
-	if !ok {
-		return nil, fmt.Errorf("time guard: entry %s has a nextChangeAt but no revision in the publication", id)
-	}
-	b, err := r.sn.Bytes(d)
+	e, _, err := r.storedRevision(id)
 	if err != nil {
-		return nil, fmt.Errorf("time guard: entry %s: %w", id, err)
+		return nil, fmt.Errorf("time guard: %w", err)
 	}
-	var e schemas.Entry
-	if err := json.Unmarshal(b, &e); err != nil {
-		return nil, fmt.Errorf("time guard: entry %s: %w", id, err)
-	}
-	n, _ := schemas.Expire(&e, r.now)
+	n, _ := schemas.Expire(e, r.now)
 	st := renderStandIn(n, r.svc.site)
 	r.svc.standIns.Add(1)
 	r.sn.standIns.Store(id, st)

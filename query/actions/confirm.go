@@ -73,6 +73,19 @@ func (s *Service) runOfToken(ctx context.Context, t *tx, token string) (*run, er
 	return r, nil
 }
 
+// waitingRun reads a run again inside the transaction that holds its
+// lock, and refuses a step on one that no longer waits.
+func (s *Service) waitingRun(ctx context.Context, t *tx, id string, now time.Time) (*run, error) {
+	r, err := s.loadRun(ctx, t, "id", id)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return nil, &query.Error{Code: query.CodeNotFound, Message: "this request is no longer kept"}
+	}
+	return r, waiting(r, now)
+}
+
 // waiting refuses a step on a run that no longer waits for its person.
 func waiting(r *run, now time.Time) error {
 	switch st := r.statusAt(now); st {
@@ -99,16 +112,9 @@ func (s *Service) SendCode(ctx context.Context, token string, ip netip.Addr, now
 	l := s.cfg.Limits
 	hour := hourEnd(now)
 	ipKey := s.keyed("ip", hour.Format(time.RFC3339), fairuse.AddrKey(ip).String())
-	var outcome error
 	err = s.store.inTx(ctx, []string{"run:" + r.ID, "addr:" + r.RequesterKey, "ip:" + ipKey}, func(t *tx) error {
-		r, err := s.loadRun(ctx, t, "id", r.ID)
+		r, err := s.waitingRun(ctx, t, r.ID, now)
 		if err != nil {
-			return err
-		}
-		if r == nil {
-			return &query.Error{Code: query.CodeNotFound, Message: "this request is no longer kept"}
-		}
-		if err := waiting(r, now); err != nil {
 			return err
 		}
 		if r.CodesSent >= l.CodesPerRun {
@@ -160,7 +166,7 @@ func (s *Service) SendCode(ctx context.Context, token string, ip netip.Addr, now
 		return s.storeFailed("send code", err)
 	}
 	s.wake()
-	return outcome
+	return nil
 }
 
 // newCode is six digits from crypto/rand (ACT-37).
@@ -191,14 +197,8 @@ func (s *Service) Confirm(ctx context.Context, token, code string, now time.Time
 	l := s.cfg.Limits
 	var outcome error
 	err = s.store.inTx(ctx, []string{"run:" + r.ID, "entry:" + r.EntryID}, func(t *tx) error {
-		r, err := s.loadRun(ctx, t, "id", r.ID)
+		r, err := s.waitingRun(ctx, t, r.ID, now)
 		if err != nil {
-			return err
-		}
-		if r == nil {
-			return &query.Error{Code: query.CodeNotFound, Message: "this request is no longer kept"}
-		}
-		if err := waiting(r, now); err != nil {
 			return err
 		}
 		if r.CodeHash == "" {
@@ -284,14 +284,8 @@ func (s *Service) Cancel(ctx context.Context, token string, now time.Time) error
 		return err
 	}
 	err = s.store.inTx(ctx, []string{"run:" + r.ID}, func(t *tx) error {
-		r, err := s.loadRun(ctx, t, "id", r.ID)
+		r, err := s.waitingRun(ctx, t, r.ID, now)
 		if err != nil {
-			return err
-		}
-		if r == nil {
-			return &query.Error{Code: query.CodeNotFound, Message: "this request is no longer kept"}
-		}
-		if err := waiting(r, now); err != nil {
 			return err
 		}
 		if _, err := t.exec(ctx, `UPDATE runs SET status = ?, updated_at = ?, code_hash = NULL WHERE id = ?`, StatusCancelled, millis(now), r.ID); err != nil {

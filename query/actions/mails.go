@@ -37,7 +37,7 @@ func deliveryMail(pd PageData, req check.Request, runID string, now time.Time) m
 	de := pd.MailLang == "de"
 	var b strings.Builder
 	who := req.Requester.Name
-	subject := fmt.Sprintf("%s via Daawid: %s", kindTitle(schemas.ActionType(pd.Kind), pd.MailLang), who)
+	subject := fmt.Sprintf("%s via Daawid: %s", check.KindTitle(schemas.ActionType(pd.Kind), pd.MailLang), who)
 	if de {
 		fmt.Fprintf(&b, "%s hat über Daawid eine Anfrage an %s gesendet (%s).\n\n", who, pd.DisplayName, actionOr(pd))
 	} else {

@@ -46,7 +46,7 @@ func (s *Service) pageData(e *schemas.Entry, a *schemas.Action, req *check.Reque
 	mailLang := pageLanguage(e.DefaultLanguage)
 	pd := PageData{Lang: lang, MailLang: mailLang, EntryID: e.ID, Slug: e.Slug, EntryPage: s.cfg.Site.PageURL(e.Slug),
 		Business: businessName(e), DisplayName: e.DisplayName, Kind: string(a.Type),
-		Title: kindTitle(a.Type, lang), ActionName: text(a.Name, lang, e.DefaultLanguage),
+		Title: check.KindTitle(a.Type, lang), ActionName: text(a.Name, lang, e.DefaultLanguage),
 		MailActionName: text(a.Name, mailLang, e.DefaultLanguage),
 		Fields:         check.Fields(e, a, req, lang), MailFields: check.Fields(e, a, req, mailLang),
 		PrivacyURL: render.PrivacyURL(s.cfg.Site, e), Summary: check.Summary(e, a, req, env), ExpectedResponse: a.ExpectedResponse}
@@ -125,21 +125,6 @@ func ContactWording(e *schemas.Entry, lang string) string {
 		}
 		return "Information provided by the entry's owner. Daawid has not confirmed who runs this entry."
 	}
-}
-
-// kindTitle names a kind of request.
-func kindTitle(k schemas.ActionType, lang string) string {
-	titles := map[schemas.ActionType][2]string{
-		schemas.ActionRequestQuote:       {"Quote request", "Angebotsanfrage"},
-		schemas.ActionRequestCallback:    {"Callback request", "Rückrufbitte"},
-		schemas.ActionRequestAppointment: {"Appointment request", "Terminanfrage"},
-		schemas.ActionSendMessage:        {"Message", "Nachricht"},
-	}
-	t := titles[k]
-	if lang == "de" {
-		return t[1]
-	}
-	return t[0]
 }
 
 // FieldRequired reports whether an action requires a field of its kind

@@ -86,7 +86,7 @@ func (s *Service) Start(ctx context.Context, rd *query.Read, kind schemas.Action
 	if err != nil {
 		return nil, err
 	}
-	env := check.Env{Now: now, Places: s.cfg.Places, Site: s.cfg.Site}
+	env := s.env(now)
 	a, err := check.Resolve(e, req, env)
 	if err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func (s *Service) Start(ctx context.Context, rd *query.Read, kind schemas.Action
 	to := deliveryAddress(e, a)
 	if to == "" {
 		return nil, &query.Error{Code: query.CodeActionUnavailable,
-			Message: "this business has not said where its requests go; " + reachLine(e, s.cfg.Site)}
+			Message: "This business has not said where its requests go. " + check.Reach(e, env)}
 	}
 	lang := pageLanguage(req.Requester.Language)
 	pd := s.pageData(e, a, req, env, lang)
@@ -242,14 +242,14 @@ func (s *Service) startLimits(ctx context.Context, t *tx, e *schemas.Entry, requ
 	}
 	if n >= l.StartedPerDay {
 		return &query.Error{Code: query.CodeRateLimited, RetryAfterSeconds: retryAfter(now, dayEnd(now)),
-			Message: fmt.Sprintf("this business has had %d requests started through Daawid today, the most a day; try again tomorrow, or %s", l.StartedPerDay, reachLine(e, s.cfg.Site))}
+			Message: fmt.Sprintf("This business has had %d requests started through Daawid today, the most a day; try again tomorrow. %s", l.StartedPerDay, check.Reach(e, s.env(now)))}
 	}
 	if n, err = s.countEvents(ctx, t, "sent_month", e.ID, now); err != nil {
 		return err
 	}
 	if n >= l.SentPerMonth {
 		return &query.Error{Code: query.CodeActionUnavailable,
-			Message: "this business takes no more requests through Daawid this month; " + reachLine(e, s.cfg.Site)}
+			Message: "This business takes no more requests through Daawid this month. " + check.Reach(e, s.env(now))}
 	}
 	var waiting int
 	var soonest sql.NullInt64
@@ -353,29 +353,16 @@ func deliveryAddress(e *schemas.Entry, a *schemas.Action) string {
 	return ""
 }
 
-// reachLine says how to reach an entry without Daawid: its public phones
-// and emails, and its page (ACT-27).
-func reachLine(e *schemas.Entry, site interface{ PageURL(string) string }) string {
-	var ways []string
-	for _, c := range e.PublicContactPoints() {
-		if c.Phone != "" {
-			ways = append(ways, "phone "+c.Phone)
-		}
-		if c.Email != "" {
-			ways = append(ways, "email "+c.Email)
-		}
-	}
-	if len(ways) == 0 {
-		return "see its page for other ways to reach it: " + site.PageURL(e.Slug)
-	}
-	return "reach it directly: " + strings.Join(ways, ", ") + " (" + site.PageURL(e.Slug) + ")"
-}
-
 func boolInt(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
+}
+
+// env is what the checks of a call need besides the entry.
+func (s *Service) env(now time.Time) check.Env {
+	return check.Env{Now: now, Places: s.cfg.Places, Site: s.cfg.Site}
 }
 
 // KindOf is the kind of the action an address names (REST-21: the action

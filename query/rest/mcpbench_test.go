@@ -5,10 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/query/rest"
@@ -32,38 +29,6 @@ func BenchmarkMCPGetEntry_vsREST(b *testing.B) {
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	const workers = 16
-	load := func(n int, do func(i int) error) []time.Duration {
-		lat := make([]time.Duration, n)
-		var wg sync.WaitGroup
-		next := make(chan int)
-		errs := make(chan error, workers)
-		for range workers {
-			wg.Go(func() {
-				for i := range next {
-					t := time.Now()
-					if err := do(i); err != nil {
-						select {
-						case errs <- err:
-						default:
-						}
-					}
-					lat[i] = time.Since(t)
-				}
-			})
-		}
-		for i := range n {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-		select {
-		case err := <-errs:
-			b.Fatal(err)
-		default:
-		}
-		slices.Sort(lat)
-		return lat
-	}
 	restGet := func(i int) error {
 		resp, err := client.Get(ts.URL + "/v1/entries/" + ids[i%len(ids)])
 		if err != nil {
@@ -100,12 +65,10 @@ func BenchmarkMCPGetEntry_vsREST(b *testing.B) {
 	}
 	n := max(b.N, 200)
 	b.ResetTimer()
-	r := load(n, restGet)
-	m := load(n, mcp)
+	r, _ := load(b, n, workers, restGet)
+	m, _ := load(b, n, workers, mcp)
 	b.StopTimer()
-	p := func(l []time.Duration, q float64) float64 {
-		return float64(l[min(len(l)-1, int(q*float64(len(l))))].Microseconds()) / 1000
-	}
+	p := percentile
 	b.ReportMetric(p(r, .5), "rest-p50-ms")
 	b.ReportMetric(p(r, .99), "rest-p99-ms")
 	b.ReportMetric(p(m, .5), "mcp-p50-ms")

@@ -28,6 +28,7 @@ func (s *Server) routes() {
 	// Requests (§8, §7.6): started by POST, read by GET; both no-store.
 	e.POST("/v1/actions/:id/runs", s.wrap(s.startRun))
 	e.OPTIONS("/v1/actions/:id/runs", s.runsPreflight)
+	get("/v1/actions/:id/runs", s.runsGet)
 	get("/v1/runs/:id", s.runStatus)
 	// Buyers: the bulk exports and the change feed, behind keys.
 	get("/v1/exports", s.exportsManifest)

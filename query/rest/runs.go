@@ -92,6 +92,17 @@ func (s *Server) runStatus(c *gin.Context, rd *query.Read) error {
 	return nil
 }
 
+// runsGet answers a GET of a request's address (every view links it as
+// an action's rest): 405 with Allow, saying how a request is started.
+func (s *Server) runsGet(c *gin.Context, rd *query.Read) error {
+	s.apiHeaders(c)
+	c.Header("Allow", "POST, OPTIONS")
+	p := Problem{Type: s.site.BaseURL + "/docs/api#" + query.CodeInvalidInput, Title: "Method not allowed", Status: http.StatusMethodNotAllowed, Code: query.CodeInvalidInput,
+		Detail: "a request is started by POST with the kind's input as JSON (see " + s.site.BaseURL + "/docs/api#startRun), or with the MCP tool of its kind"}
+	writeProblem(c.Writer, p)
+	return nil
+}
+
 // runsPreflight answers CORS preflight for starting a request: a browser
 // app may POST with the Idempotency-Key header.
 func (s *Server) runsPreflight(c *gin.Context) {

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -168,36 +167,30 @@ func (rg *runsRig) codeFor(t testing.TB, to string) string {
 	return ""
 }
 
-// post sends a form POST (as the page's buttons do) and reads the answer.
+// postForm sends a form POST (as the page's buttons do) and reads the
+// answer.
 func (rg *runsRig) postForm(t testing.TB, path string, vals url.Values, headers ...string) (*http.Response, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, rg.URL+path, strings.NewReader(vals.Encode()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	for _, h := range headers {
-		k, v, _ := strings.Cut(h, ": ")
-		req.Header.Set(k, v)
-	}
-	return doReq(t, req)
+	return rg.post(t, path, "application/x-www-form-urlencoded", vals.Encode(), headers)
 }
 
-// postJSON sends a JSON POST.
+// postJSON sends a JSON POST: a string as it is, anything else marshalled.
 func (rg *runsRig) postJSON(t testing.TB, path string, body any, headers ...string) (*http.Response, []byte) {
 	t.Helper()
-	var b []byte
-	switch v := body.(type) {
-	case string:
-		b = []byte(v)
-	default:
-		b, _ = json.Marshal(v)
+	b, ok := body.(string)
+	if !ok {
+		b = string(mustJSON(body))
 	}
-	req, err := http.NewRequest(http.MethodPost, rg.URL+path, strings.NewReader(string(b)))
+	return rg.post(t, path, "application/json", b, headers)
+}
+
+func (rg *runsRig) post(t testing.TB, path, contentType, body string, headers []string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, rg.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", contentType)
 	for _, h := range headers {
 		k, v, _ := strings.Cut(h, ": ")
 		req.Header.Set(k, v)

@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/daawid/registry/query/actions"
 	"github.com/daawid/registry/schemas"
@@ -32,40 +29,6 @@ func BenchmarkRequestQuote_MCP(b *testing.B) {
 	const workers = 16
 	n := max(b.N, 300)
 	confirmPaths := make([]string, n)
-	load := func(do func(i int) error) ([]time.Duration, time.Duration) {
-		lat := make([]time.Duration, n)
-		var wg sync.WaitGroup
-		next := make(chan int)
-		errs := make(chan error, workers)
-		start := time.Now()
-		for range workers {
-			wg.Go(func() {
-				for i := range next {
-					t := time.Now()
-					if err := do(i); err != nil {
-						select {
-						case errs <- err:
-						default:
-						}
-					}
-					lat[i] = time.Since(t)
-				}
-			})
-		}
-		for i := range n {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-		took := time.Since(start)
-		select {
-		case err := <-errs:
-			b.Fatal(err)
-		default:
-		}
-		slices.Sort(lat)
-		return lat, took
-	}
 	quote := func(i int) error {
 		args := quoteFrom(fmt.Sprintf("bench%d@example.org", i))
 		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"request_quote","arguments":%s,`+
@@ -107,12 +70,10 @@ func BenchmarkRequestQuote_MCP(b *testing.B) {
 		return nil
 	}
 	b.ResetTimer()
-	q, took := load(quote)
-	p, _ := load(page)
+	q, took := load(b, n, workers, quote)
+	p, _ := load(b, n, workers, page)
 	b.StopTimer()
-	pct := func(l []time.Duration, x float64) float64 {
-		return float64(l[min(len(l)-1, int(x*float64(len(l))))].Microseconds()) / 1000
-	}
+	pct := percentile
 	b.ReportMetric(float64(n)/took.Seconds(), "runs/s")
 	b.ReportMetric(pct(q, .5), "quote-p50-ms")
 	b.ReportMetric(pct(q, .99), "quote-p99-ms")

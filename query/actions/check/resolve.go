@@ -84,7 +84,7 @@ func Resolve(e *schemas.Entry, req *Request, env Env) (*schemas.Action, error) {
 			}
 			return nil, &query.Error{Code: query.CodeOutsideServiceArea,
 				Message: fmt.Sprintf("%s takes these requests within its service area only (%s), and %s lies outside it. %s",
-					e.DisplayName, areaWords(e, sa), where, reach(e, env))}
+					e.DisplayName, areaWords(e, sa), where, Reach(e, env))}
 		}
 	}
 	return a, nil
@@ -146,7 +146,7 @@ func list(e *schemas.Entry, as []schemas.Action) string {
 // reach it.
 func unavailable(e *schemas.Entry, kind schemas.ActionType, env Env) error {
 	return &query.Error{Code: query.CodeActionUnavailable,
-		Message: fmt.Sprintf("%s takes no %s through Daawid. %s", e.DisplayName, kindNoun(kind), reach(e, env))}
+		Message: fmt.Sprintf("%s takes no %s through Daawid. %s", e.DisplayName, kindNoun(kind), Reach(e, env))}
 }
 
 // kindNoun is what a kind's requests are called in the answers.
@@ -164,10 +164,10 @@ func kindNoun(kind schemas.ActionType) string {
 	return "requests of this kind"
 }
 
-// reach is the entry's public ways to reach it (ACT-27, ACT-31): the
+// Reach is the entry's public ways to reach it (ACT-27, ACT-31): the
 // phones and emails of its public contact points, leaving out those for
 // jobs or the press only, and its page.
-func reach(e *schemas.Entry, env Env) string {
+func Reach(e *schemas.Entry, env Env) string {
 	var ways []string
 	seen := map[string]bool{}
 	addWay := func(w string) {

@@ -26,7 +26,7 @@ import (
 func Summary(e *schemas.Entry, a *schemas.Action, req *Request, env Env) string {
 	to := controller(e)
 	var b strings.Builder
-	b.WriteString(kindTitle(a.Type) + " to " + to)
+	b.WriteString(KindTitle(a.Type, "en") + " to " + to)
 	lang := textLanguage(e, req.Requester.Language)
 	if o := e.Offering(req.OfferingID); o != nil {
 		fmt.Fprintf(&b, " for '%s'", o.Name.Resolve(lang, e.DefaultLanguage))
@@ -87,19 +87,23 @@ func controller(e *schemas.Entry) string {
 	return e.DisplayName
 }
 
-// kindTitle names a kind's request in the summary.
-func kindTitle(kind schemas.ActionType) string {
-	switch kind {
-	case schemas.ActionRequestQuote:
-		return "Quote request"
-	case schemas.ActionRequestCallback:
-		return "Callback request"
-	case schemas.ActionRequestAppointment:
-		return "Appointment request"
-	case schemas.ActionSendMessage:
-		return "Message"
+// KindTitle names a kind's request in English (the summary) or German
+// (the pages and mails of a German requester or business).
+func KindTitle(kind schemas.ActionType, lang string) string {
+	titles := map[schemas.ActionType][2]string{
+		schemas.ActionRequestQuote:       {"Quote request", "Angebotsanfrage"},
+		schemas.ActionRequestCallback:    {"Callback request", "Rückrufbitte"},
+		schemas.ActionRequestAppointment: {"Appointment request", "Terminanfrage"},
+		schemas.ActionSendMessage:        {"Message", "Nachricht"},
 	}
-	return "Request"
+	t, ok := titles[kind]
+	if !ok {
+		return map[bool]string{true: "Anfrage", false: "Request"}[lang == "de"]
+	}
+	if lang == "de" {
+		return t[1]
+	}
+	return t[0]
 }
 
 // textLanguage is the language an entry's texts are shown in for a
