@@ -14,11 +14,16 @@ import (
 // (/docs/api#{code}, REST-28). Semantic HTML, no script.
 func APIDocs(s Site) []byte {
 	type param struct{ Name, In, Type, Description string }
+	type kind struct {
+		Tool   string
+		Fields []param
+	}
 	type route struct {
 		Method, Path, ID, Summary, Description, Tool, Cache string
 		Buyer                                               bool
 		Params                                              []param
 		Errors                                              string
+		Kinds                                               []kind // the request body's kinds
 	}
 	var routes []route
 	for _, r := range schemas.APIRoutes() {
@@ -30,6 +35,22 @@ func APIDocs(s Site) []byte {
 				t = "list"
 			}
 			rt.Params = append(rt.Params, param{Name: p.Name, In: p.In, Type: t, Description: p.Description})
+		}
+		if r.Body != nil {
+			for _, k := range schemas.RequestKinds() {
+				kd := kind{Tool: string(k.Type)}
+				for _, f := range k.Fields {
+					need := "optional"
+					switch {
+					case f.Required:
+						need = "required"
+					case f.RequiredBy != "":
+						need = "when the action asks for it"
+					}
+					kd.Fields = append(kd.Fields, param{Name: f.Name, In: need, Type: string(f.Type), Description: f.Description})
+				}
+				rt.Kinds = append(rt.Kinds, kd)
+			}
 		}
 		routes = append(routes, rt)
 	}
@@ -59,7 +80,7 @@ section{margin-top:2rem}
 <header><a href="{{.Base}}/">Daawid</a></header>
 <main>
 <h1>The REST API</h1>
-<p>The registry's reads over HTTP at <code>{{.API}}/v1</code>: the same data, inputs and error codes as the MCP server at <code>{{.MCP}}</code>. Reads are public and free: 300 a minute for each kind of reader from one address (an IPv6 address counts by its /64). Answers are JSON; errors are <a href="https://www.rfc-editor.org/rfc/rfc9457">RFC 9457</a> problems. The machine-readable description is <a href="{{.Base}}/schemas/0.1/openapi.json">openapi.json</a> (OpenAPI 3.1, Apache 2.0).</p>
+<p>The registry's reads, and requests to businesses, over HTTP at <code>{{.API}}/v1</code>: the same data, inputs and error codes as the MCP server at <code>{{.MCP}}</code>. A request waits until the person confirms it on Daawid's page with a code Daawid emails them; nothing is sent before. Reads are public and free: 300 a minute for each kind of reader from one address (an IPv6 address counts by its /64). Answers are JSON; errors are <a href="https://www.rfc-editor.org/rfc/rfc9457">RFC 9457</a> problems. The machine-readable description is <a href="{{.Base}}/schemas/0.1/openapi.json">openapi.json</a> (OpenAPI 3.1, Apache 2.0).</p>
 <p>Entry answers carry <code>ETag</code>, <code>Last-Modified</code>, <code>Content-Language</code>, <code>Cache-Control</code> and <code>Link</code>; send <code>If-None-Match</code> to get <code>304 Not Modified</code>. Parameters nobody defined are ignored.</p>
 {{range .Routes}}<section id="{{.ID}}">
 <h2><code>{{.Method}} {{.Path}}</code></h2>
@@ -71,7 +92,14 @@ section{margin-top:2rem}
 <tr><td><code>{{.Name}}</code></td><td>{{.In}}</td><td>{{.Type}}</td><td>{{.Description}}</td></tr>{{end}}
 </tbody>
 </table>{{end}}
-<p>Cache-Control: <code>{{.Cache}}</code>. Errors: {{.Errors}}.</p>
+{{range .Kinds}}<h3>The body of <code>{{.Tool}}</code></h3>
+<table>
+<thead><tr><th>Field</th><th></th><th>Type</th><th>Meaning</th></tr></thead>
+<tbody>{{range .Fields}}
+<tr><td><code>{{.Name}}</code></td><td>{{.In}}</td><td>{{.Type}}</td><td>{{.Description}}</td></tr>{{end}}
+</tbody>
+</table>
+{{end}}<p>Cache-Control: <code>{{.Cache}}</code>. Errors: {{.Errors}}.</p>
 </section>
 {{end}}<section id="errors">
 <h2>Errors</h2>

@@ -244,8 +244,8 @@ func OpenAPI(apiURL, baseURL string) []byte {
 	doc := map[string]any{
 		"openapi": "3.1.1",
 		"info": map[string]any{"title": "Daawid registry REST API", "version": SchemaVersion,
-			"summary":     "The registry's reads: the same data, inputs and error codes as its MCP server.",
-			"description": "Reads are public and free for everyone, 300 a minute per kind of reader and address. Errors are RFC 9457 problems. See " + baseURL + "/docs/api.",
+			"summary":     "The registry's reads and requests to businesses: the same data, inputs and error codes as its MCP server.",
+			"description": "Reads are public and free for everyone, 300 a minute per kind of reader and address. Requests to a business wait until the person confirms them on Daawid's page with an emailed code. Errors are RFC 9457 problems. See " + baseURL + "/docs/api.",
 			"license":     map[string]any{"name": "Apache 2.0", "identifier": "Apache-2.0"}},
 		"servers":    []any{map[string]any{"url": apiURL}},
 		"tags":       []any{map[string]any{"name": "entries", "description": "Entries, their offerings and brand kits."}, map[string]any{"name": "requests", "description": "Requests to businesses, confirmed by a person on Daawid's page."}, map[string]any{"name": "buyers", "description": "Bulk exports and the change feed, with a buyer key."}},

@@ -17,8 +17,8 @@ import (
 // request pages in each of their states and languages: the web form
 // (HTTP-36) blank and with mistakes, the confirmation page (HTTP-37)
 // waiting, after a code, with a wrong code, sent, cancelled, and for an
-// entry below level domain with the contact wording (ACT-35), and
-// Daawid's privacy policy.
+// entry below level domain with the contact wording (ACT-35), Daawid's
+// privacy policy, and /docs/api with the request routes.
 func TestRuns_HTTP17_PagesValidHTML(t *testing.T) {
 	tools := citools.Find(t, "java", "node_modules/vnu-jar/build/dist/vnu.jar")
 	rg := newRunsRig(t, "sqlite", nil)
@@ -53,6 +53,9 @@ func TestRuns_HTTP17_PagesValidHTML(t *testing.T) {
 	save("form-mistakes", body)
 	page("privacy-en", "/privacy", 200)
 	page("privacy-de", "/privacy?lang=de", 200)
+	if b := page("api-docs", "/docs/api", 200); !strings.Contains(b, `id="startRun"`) || !strings.Contains(b, "The body of <code>request_quote</code>") {
+		t.Error("/docs/api does not document starting a request")
+	}
 
 	res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("pages@example.org"))
 	if err != nil {
