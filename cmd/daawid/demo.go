@@ -36,7 +36,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	addr := flags.String("addr", "localhost:8080", "address to serve on")
 	once := flags.Bool("once", false, "compile and publish into --dir, then exit without serving")
 	base := flags.String("base-url", "", "the registry's base URL (default: http://ADDR for a local address; "+render.DefaultBaseURL+" reproduces the contract's examples byte for byte)")
-	metrics := flags.String("metrics-addr", "localhost:9464", "address of the Prometheus metrics listener; empty: none")
+	metrics := flags.String("metrics-addr", "localhost:0", "address of the Prometheus metrics listener (default: a free port on loopback, printed at start, so two demos run side by side); empty: none")
 	if err := flags.Parse(args); err != nil || flags.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: daawid demo [--dir DIR] [--addr HOST:PORT] [--once] [--base-url URL]")
 		return 2
