@@ -341,6 +341,14 @@ func TestRuns_Faults_FullDisk(t *testing.T) {
 		}
 	}
 	t.Logf("%d runs kept when the store filled up", len(started))
+	// A store that is gone (a lost connection) answers unavailable too.
+	store.Close()
+	if _, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("gone@example.org")); codeOf(err) != query.CodeUnavailable {
+		t.Errorf("a closed store: %v, want unavailable", err)
+	}
+	if _, err := acts.Status(context.Background(), started[0], rg.now); codeOf(err) != query.CodeUnavailable {
+		t.Errorf("status on a closed store: %v, want unavailable", err)
+	}
 }
 
 func itoa3(i int) string { return fmt.Sprintf("%03d", i) }
