@@ -73,6 +73,19 @@ func (s *Service) runOfToken(ctx context.Context, t *tx, token string) (*run, er
 	return r, nil
 }
 
+// decoded is a run's request and page data.
+func (r *run) decoded() (check.Request, PageData, error) {
+	var req check.Request
+	var pd PageData
+	if err := json.Unmarshal([]byte(r.Request), &req); err != nil {
+		return req, pd, fmt.Errorf("run %s: %w", r.ID, err)
+	}
+	if err := json.Unmarshal([]byte(r.Page), &pd); err != nil {
+		return req, pd, fmt.Errorf("run %s: %w", r.ID, err)
+	}
+	return req, pd, nil
+}
+
 // waitingRun reads a run again inside the transaction that holds its
 // lock, and refuses a step on one that no longer waits.
 func (s *Service) waitingRun(ctx context.Context, t *tx, id string, now time.Time) (*run, error) {
@@ -152,12 +165,10 @@ func (s *Service) SendCode(ctx context.Context, token string, ip netip.Addr, now
 		if err := s.countStep(ctx, t, now, r.EntryID, r.Platform, r.Kind, "code_sent"); err != nil {
 			return err
 		}
-		var req check.Request
-		if err := json.Unmarshal([]byte(r.Request), &req); err != nil {
-			return fmt.Errorf("run %s: %w", r.ID, err)
+		req, pd, err := r.decoded()
+		if err != nil {
+			return err
 		}
-		var pd PageData
-		json.Unmarshal([]byte(r.Page), &pd)
 		m := codeMail(pd, code, l.CodeTTL)
 		return s.enqueue(ctx, t, outMail{MessageID: fmt.Sprintf("%s.code%d@%s", r.ID, r.CodesSent+1, hostOnly(s.cfg.Site.BaseURL)),
 			RunID: r.ID, Purpose: "code", To: req.Requester.Email, Subject: m.subject, Body: m.body, Lang: pd.Lang}, now)
@@ -258,12 +269,10 @@ func (s *Service) Confirm(ctx context.Context, token, code string, now time.Time
 		if err := s.countStep(ctx, t, now, r.EntryID, r.Platform, r.Kind, "submitted"); err != nil {
 			return err
 		}
-		var req check.Request
-		if err := json.Unmarshal([]byte(r.Request), &req); err != nil {
-			return fmt.Errorf("run %s: %w", r.ID, err)
+		req, pd, err := r.decoded()
+		if err != nil {
+			return err
 		}
-		var pd PageData
-		json.Unmarshal([]byte(r.Page), &pd)
 		m := deliveryMail(pd, req, r.ID, now)
 		return s.enqueue(ctx, t, outMail{MessageID: r.ID + ".delivery@" + hostOnly(s.cfg.Site.BaseURL), RunID: r.ID, Purpose: "delivery",
 			To: r.DeliverTo, ReplyTo: req.Requester.Email, Subject: m.subject, Body: m.body, Lang: pd.MailLang}, now)

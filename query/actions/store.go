@@ -36,6 +36,31 @@ type Store struct {
 	// of up to 100 ms: waiting here instead hands the lock on at once.
 	// Other processes on the same file still wait in the busy handler.
 	writeMu sync.Mutex
+	// stmts are SQLite's prepared statements by query: SQLite parses a
+	// query again on every call otherwise, which was half the cost of
+	// reading a run for its page. (PostgreSQL's driver, pgx, keeps its
+	// own per connection; preparing through the pool there could wait for
+	// a connection while every one is held by a transaction waiting for a
+	// lock the preparing transaction holds.) No connection is held while
+	// a SQLite transaction waits for writeMu, so preparing from inside
+	// one always finds a connection.
+	stmts sync.Map // string → *sql.Stmt
+}
+
+// stmt is the prepared statement of a query (with ? placeholders).
+func (s *Store) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if st, ok := s.stmts.Load(q); ok {
+		return st.(*sql.Stmt), nil
+	}
+	st, err := s.db.PrepareContext(ctx, rebind(s.postgres, q))
+	if err != nil {
+		return nil, err
+	}
+	if prev, loaded := s.stmts.LoadOrStore(q, st); loaded {
+		st.Close()
+		return prev.(*sql.Stmt), nil
+	}
+	return st, nil
 }
 
 // OpenStore opens the store a URL names and brings its tables up to the
@@ -128,7 +153,10 @@ func (s *Store) migrate(ctx context.Context, d goose.Dialect) error {
 }
 
 // Close closes the store.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	s.stmts.Range(func(_, st any) bool { st.(*sql.Stmt).Close(); return true })
+	return s.db.Close()
+}
 
 // Postgres reports whether the store is PostgreSQL.
 func (s *Store) Postgres() bool { return s.postgres }
@@ -136,7 +164,7 @@ func (s *Store) Postgres() bool { return s.postgres }
 // tx is one transaction, with the store's placeholders.
 type tx struct {
 	*sql.Tx
-	postgres bool
+	store *Store
 }
 
 // inTx runs fn in one transaction that holds the locks of keys (sorted,
@@ -155,7 +183,7 @@ func (s *Store) inTx(ctx context.Context, keys []string, fn func(t *tx) error) e
 	if err != nil {
 		return storeError("begin", err)
 	}
-	t := &tx{Tx: sqlTx, postgres: s.postgres}
+	t := &tx{Tx: sqlTx, store: s}
 	if s.postgres {
 		keys = slices.Clone(keys)
 		slices.Sort(keys)
@@ -197,24 +225,64 @@ func rebind(postgres bool, q string) string {
 }
 
 func (t *tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	return t.ExecContext(ctx, rebind(t.postgres, q), args...)
+	if t.store.postgres {
+		return t.ExecContext(ctx, rebind(true, q), args...)
+	}
+	st, err := t.store.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return t.StmtContext(ctx, st).ExecContext(ctx, args...)
 }
 
-func (t *tx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return t.QueryRowContext(ctx, rebind(t.postgres, q), args...)
+func (t *tx) queryRow(ctx context.Context, q string, args ...any) rowScanner {
+	if t.store.postgres {
+		return t.QueryRowContext(ctx, rebind(true, q), args...)
+	}
+	st, err := t.store.stmt(ctx, q)
+	if err != nil {
+		return errRow{err}
+	}
+	return t.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 }
 
-func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return s.db.QueryRowContext(ctx, rebind(s.postgres, q), args...)
+func (s *Store) queryRow(ctx context.Context, q string, args ...any) rowScanner {
+	if s.postgres {
+		return s.db.QueryRowContext(ctx, rebind(true, q), args...)
+	}
+	st, err := s.stmt(ctx, q)
+	if err != nil {
+		return errRow{err}
+	}
+	return st.QueryRowContext(ctx, args...)
 }
 
 func (s *Store) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	return s.db.ExecContext(ctx, rebind(s.postgres, q), args...)
+	if s.postgres {
+		return s.db.ExecContext(ctx, rebind(true, q), args...)
+	}
+	st, err := s.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
 }
 
 func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return s.db.QueryContext(ctx, rebind(s.postgres, q), args...)
+	if s.postgres {
+		return s.db.QueryContext(ctx, rebind(true, q), args...)
+	}
+	st, err := s.stmt(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	return st.QueryContext(ctx, args...)
 }
+
+// errRow is a row whose statement could not be prepared.
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
 
 // StoreError is a failure of the store itself (a full disk, a lost
 // connection): the caller answers unavailable, and nothing was written.

@@ -1,7 +1,6 @@
 package rest_test
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -42,26 +41,8 @@ func BenchmarkMCPGetEntry_vsREST(b *testing.B) {
 		return nil
 	}
 	mcp := func(i int) error {
-		// As a 2026-07-28 client sends it: the version, capabilities and
-		// client in _meta, the method and tool in headers.
-		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_entry","arguments":{"id":%q},`+
-			`"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`, i, ids[i%len(ids)])
-		req, _ := http.NewRequest("POST", ts.URL+"/mcp", bytes.NewBufferString(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "tools/call")
-		req.Header.Set("Mcp-Name", "get_entry")
-		resp, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		out, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != 200 || bytes.Contains(out, []byte(`"isError":true`)) {
-			return fmt.Errorf("MCP: %d %.200s", resp.StatusCode, out)
-		}
-		return nil
+		_, err := callMCP(client, ts.URL, i, "get_entry", fmt.Sprintf(`{"id":%q}`, ids[i%len(ids)]))
+		return err
 	}
 	n := max(b.N, 200)
 	b.ResetTimer()
