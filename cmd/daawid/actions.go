@@ -10,6 +10,7 @@ import (
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/render"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // actionsConfig is how the server runs the requests (§7.6).
@@ -75,4 +76,47 @@ func startActions(ctx context.Context, cfg actionsConfig, site render.Site, log 
 		store.Close()
 	}
 	return svc, stop, nil
+}
+
+// runsMetrics export the runs' health (D75) from one reading of the store
+// a scrape: mails waiting in the outbox and the age of the oldest, mails
+// given up, runs waiting for their person.
+type runsMetrics struct {
+	svc                                  *actions.Service
+	pending, oldest, failed, waiting, up *prometheus.Desc
+}
+
+func newRunsMetrics(svc *actions.Service) *runsMetrics {
+	return &runsMetrics{svc: svc,
+		pending: prometheus.NewDesc("daawid_outbox_pending", "Mails in the outbox not yet taken by the mail server.", nil, nil),
+		oldest:  prometheus.NewDesc("daawid_outbox_oldest_pending_seconds", "Age of the oldest mail the mail server has not taken yet (0: none).", nil, nil),
+		failed:  prometheus.NewDesc("daawid_outbox_failed", "Mails the outbox gave up (refused for good, or not taken for 72 hours).", nil, nil),
+		waiting: prometheus.NewDesc("daawid_runs_waiting", "Requests waiting for their person's confirmation.", nil, nil),
+		up:      prometheus.NewDesc("daawid_runs_store_up", "1 when the runs store answered this scrape.", nil, nil)}
+}
+
+func (m *runsMetrics) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{m.pending, m.oldest, m.failed, m.waiting, m.up} {
+		ch <- d
+	}
+}
+
+func (m *runsMetrics) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	now := time.Now()
+	h, err := m.svc.Health(ctx, now)
+	if err != nil {
+		ch <- prometheus.MustNewConstMetric(m.up, prometheus.GaugeValue, 0)
+		return
+	}
+	age := 0.0
+	if !h.OldestPending.IsZero() {
+		age = now.Sub(h.OldestPending).Seconds()
+	}
+	ch <- prometheus.MustNewConstMetric(m.up, prometheus.GaugeValue, 1)
+	ch <- prometheus.MustNewConstMetric(m.pending, prometheus.GaugeValue, float64(h.OutboxPending))
+	ch <- prometheus.MustNewConstMetric(m.oldest, prometheus.GaugeValue, age)
+	ch <- prometheus.MustNewConstMetric(m.failed, prometheus.GaugeValue, float64(h.OutboxFailed))
+	ch <- prometheus.MustNewConstMetric(m.waiting, prometheus.GaugeValue, float64(h.RunsWaiting))
 }

@@ -225,6 +225,7 @@ func serve(ctx context.Context, cfg serveConfig) error {
 		}
 		defer stopActions()
 		rcfg.Actions = acts
+		reg.MustRegister(newRunsMetrics(acts))
 	}
 	srv, err := rest.New(rcfg, svc)
 	if err != nil {

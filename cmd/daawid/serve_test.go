@@ -48,7 +48,8 @@ func TestServe_DemoEndToEnd(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	bound := make(chan string, 1)
 	cfg := serveConfig{Out: d.out, Addr: "127.0.0.1:0", MetricsAddr: "127.0.0.1:0", Site: site, Reports: dir + "/reports", Counts: dir + "/counts",
-		DocCache: 32 << 20, Log: slog.New(slog.NewTextHandler(&logs, nil)), bound: func(a string) { bound <- a }}
+		DocCache: 32 << 20, Log: slog.New(slog.NewTextHandler(&logs, nil)), bound: func(a string) { bound <- a },
+		Actions: actionsConfig{RunsDB: dir + "/runs/runs.db", SecretFile: dir + "/runs/secret", CreateSecret: true}}
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg) }()
 	var addr string
@@ -84,8 +85,10 @@ func TestServe_DemoEndToEnd(t *testing.T) {
 	if code != 200 || !strings.Contains(body, `daawid_http_requests_total{area="document",code="200"} 1`) {
 		t.Errorf("metrics at %q: %d", metricsAddr, code)
 	}
-	// D74, D66: the document cache's work and the time guard's stand-ins.
-	for _, m := range []string{"daawid_doc_cache_reads_total 1\n", "daawid_doc_cache_misses_total 1\n", "daawid_doc_cache_entries 1\n", "daawid_stand_ins_total "} {
+	// D74, D66: the document cache's work and the time guard's stand-ins;
+	// D75: the runs' health.
+	for _, m := range []string{"daawid_doc_cache_reads_total 1\n", "daawid_doc_cache_misses_total 1\n", "daawid_doc_cache_entries 1\n", "daawid_stand_ins_total ",
+		"daawid_runs_store_up 1\n", "daawid_outbox_pending 0\n", "daawid_outbox_failed 0\n", "daawid_runs_waiting 0\n", "daawid_outbox_oldest_pending_seconds 0\n"} {
 		if !strings.Contains(body, m) {
 			t.Errorf("no %q in the metrics", m)
 		}

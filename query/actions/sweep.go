@@ -3,6 +3,7 @@ package actions
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -162,4 +163,33 @@ func LoadSecret(path string, create bool) ([]byte, error) {
 		return nil, fmt.Errorf("secret %s: %d bytes, at least 32 needed", path, len(b))
 	}
 	return b, nil
+}
+
+// Health is what an operator watches of the runs (the server's metrics):
+// mails waiting to go out, the oldest of them, mails given up, and runs
+// waiting for their person.
+type Health struct {
+	OutboxPending, OutboxFailed, RunsWaiting int64
+	// OldestPending is when the oldest waiting mail was written (zero:
+	// none); a mail server that has been down shows here.
+	OldestPending time.Time
+}
+
+// Health reads the runs' health from the store.
+func (s *Service) Health(ctx context.Context, now time.Time) (Health, error) {
+	var h Health
+	var oldest sql.NullInt64
+	if err := s.store.queryRow(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL`).Scan(&h.OutboxPending, &oldest); err != nil {
+		return h, storeError("health", err)
+	}
+	if oldest.Valid {
+		h.OldestPending = fromMillis(oldest.Int64)
+	}
+	if err := s.store.queryRow(ctx, `SELECT COUNT(*) FROM outbox WHERE failed_at IS NOT NULL`).Scan(&h.OutboxFailed); err != nil {
+		return h, storeError("health", err)
+	}
+	if err := s.store.queryRow(ctx, `SELECT COUNT(*) FROM runs WHERE status = ? AND expires_at > ?`, StatusAwaiting, millis(now)).Scan(&h.RunsWaiting); err != nil {
+		return h, storeError("health", err)
+	}
+	return h, nil
 }

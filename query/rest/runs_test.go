@@ -284,6 +284,9 @@ func TestRuns_Faults_SMTPDown(t *testing.T) {
 		}
 		rg.now = rg.now.Add(11 * time.Minute)
 	}
+	if h, err := rg.acts.Health(ctx, rg.now); err != nil || h.OutboxPending != 3 || h.OldestPending.IsZero() {
+		t.Errorf("health with the mail server down: %+v %v, want 3 pending", h, err)
+	}
 	catcher := restartCatcher(t, rg)
 	rg.catcher = catcher
 	if n := rg.drain(t); n != 3 {
@@ -291,6 +294,9 @@ func TestRuns_Faults_SMTPDown(t *testing.T) {
 	}
 	if n := rg.drain(t); n != 0 {
 		t.Errorf("%d mails sent twice", n)
+	}
+	if h, err := rg.acts.Health(ctx, rg.now); err != nil || h.OutboxPending != 0 || h.OutboxFailed != 0 {
+		t.Errorf("health after: %+v %v", h, err)
 	}
 	delivered := 0
 	for _, m := range rg.mails(t) {
