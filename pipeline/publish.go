@@ -673,7 +673,7 @@ func (p *publisher) writeSiteFiles(extra []siteFile) error {
 		{"/.well-known/agentic-web-protocol.json", "application/json", render.AWPDiscovery(s, p.now)},
 		{"/awp/manifest.json", "application/json", render.AWPManifest(s, p.now, listed)},
 		{"/awp/mcp/mcp.json", "application/json", render.AWPMCP(s)},
-		{"/awp/api/tools/functions.json", "application/json", render.AWPFunctions(s, schemas.ReadTools())},
+		{"/awp/api/tools/functions.json", "application/json", render.AWPFunctions(s, append(schemas.ReadTools(), schemas.RequestTools()...))},
 		{"/awp/content/feeds/updates.json", "application/json", p.updates()},
 	}
 	for _, f := range append(files, extra...) {

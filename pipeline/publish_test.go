@@ -126,8 +126,9 @@ func TestPublish_Examples(t *testing.T) {
 	if sm, _ := doc(t, pub, "/sitemap.xml"); !bytes.Contains(sm, []byte("<loc>https://daawid.example/holzwerk-krause</loc>")) {
 		t.Errorf("sitemap lacks Holzwerk Krause:\n%s", sm)
 	}
-	if fn, _ := doc(t, pub, "/awp/api/tools/functions.json"); !bytes.Contains(fn, []byte(`"name": "get_entry_sections"`)) || !bytes.Contains(fn, []byte(`"parameters"`)) {
-		t.Errorf("functions.json lacks the read tools")
+	if fn, _ := doc(t, pub, "/awp/api/tools/functions.json"); !bytes.Contains(fn, []byte(`"name": "get_entry_sections"`)) || !bytes.Contains(fn, []byte(`"parameters"`)) ||
+		!bytes.Contains(fn, []byte(`"name": "request_quote"`)) || !bytes.Contains(fn, []byte(`"name": "get_request_status"`)) {
+		t.Errorf("functions.json lacks the read or the request tools")
 	}
 	if st, _ := doc(t, pub, "/awp/content/structure.json"); !bytes.Contains(st, []byte(`"path": "/holzwerk-krause.md"`)) {
 		t.Errorf("structure.json lacks Holzwerk Krause")

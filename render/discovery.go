@@ -381,8 +381,9 @@ func AWPUpdates(lastSync time.Time, changes []Update, hasMore bool) []byte {
 }
 
 // AWPFunctions is /awp/api/tools/functions.json (AWP-34 to AWP-36),
-// generated from the same tool specs as the MCP tool list: each read tool
-// with its input schema as parameters, and where to call it over REST.
+// generated from the same tool specs as the MCP tool list: each tool (the
+// reads and the request tools) with its input schema as parameters, and
+// where to call it.
 func AWPFunctions(s Site, tools []schemas.ToolSpec) []byte {
 	list := make([]any, 0, len(tools))
 	for _, t := range tools {
