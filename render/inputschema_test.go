@@ -47,7 +47,7 @@ func instance(t *testing.T, s string) any {
 // every fixture as JSON Schema 2020-12 (VIEW-08), and checks the rules that
 // shape it: $schema, entry as ID or slug, actionId required only with
 // several actions of the kind, answers only with questions, offeringId only
-// with offerings (VIEW-10..VIEW-15).
+// with offerings (VIEW-10, VIEW-11, VIEW-15).
 func TestInputSchema_VIEW08_AllCompile(t *testing.T) {
 	n := 0
 	for _, e := range allEntries(t) {

@@ -76,7 +76,7 @@ func errorOf(t *testing.T, res *sdk.CallToolResult) qmcp.ToolError {
 	return e.Error
 }
 
-// MCP-37..45 (the read tools), MCP-61, §7.4: the SDK's own client over
+// MCP-37, MCP-38, MCP-39, MCP-40, MCP-41 (the read tools), MCP-61, §7.4: the SDK's own client over
 // Streamable HTTP, under both protocol versions, lists the read tools
 // with their titles and hints, and calls each with good arguments.
 func TestMCP_ReadTools(t *testing.T) {
@@ -205,7 +205,7 @@ func TestMCP_GetEntryTextIsTheMarkdown(t *testing.T) {
 	}
 }
 
-// MCP-46..50 / §7.8: bad arguments are tool errors with the contract's
+// MCP-74, MCP-75 / §7.8: bad arguments are tool errors with the contract's
 // code and a message naming the field, never protocol errors.
 func TestMCP_Errors(t *testing.T) {
 	ts := mcpServer(t)
@@ -332,7 +332,7 @@ func TestMCP_ToolListIsFrugal(t *testing.T) {
 	}
 }
 
-// MCP-63..69, MCP-84 (§7.7): the entry card resource is served as an MCP
+// MCP-63, MCP-64, MCP-65, MCP-66, MCP-67, MCP-68, MCP-69, MCP-84 (§7.7): the entry card resource is served as an MCP
 // App with its csp and border, cached a day; get_entry names it (and the
 // legacy key) and carries the card made at publish in its result's
 // _meta; the tools that only read on the way name no UI.
