@@ -46,6 +46,10 @@ type serveConfig struct {
 	Log            *slog.Logger
 	// Actions is how requests are run (§7.6).
 	Actions actionsConfig
+	// ReadTimeout bounds reading a whole request, its body included, so a
+	// client that sends a body a byte at a time cannot hold a connection
+	// (the request routes take bodies); 0: 30 s.
+	ReadTimeout time.Duration
 	// bound, when set, receives the address the server listens on.
 	bound func(addr string)
 }
@@ -236,7 +240,10 @@ func serve(ctx context.Context, cfg serveConfig) error {
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second,
+	if cfg.ReadTimeout == 0 {
+		cfg.ReadTimeout = 30 * time.Second
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: cfg.ReadTimeout, IdleTimeout: 120 * time.Second,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	var ms *http.Server
 	if cfg.MetricsAddr != "" {

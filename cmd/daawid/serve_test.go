@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -49,7 +53,7 @@ func TestServe_DemoEndToEnd(t *testing.T) {
 	bound := make(chan string, 1)
 	cfg := serveConfig{Out: d.out, Addr: "127.0.0.1:0", MetricsAddr: "127.0.0.1:0", Site: site, Reports: dir + "/reports", Counts: dir + "/counts",
 		DocCache: 32 << 20, Log: slog.New(slog.NewTextHandler(&logs, nil)), bound: func(a string) { bound <- a },
-		Actions: actionsConfig{RunsDB: dir + "/runs/runs.db", SecretFile: dir + "/runs/secret", CreateSecret: true}}
+		Actions: actionsConfig{RunsDB: dir + "/runs/runs.db", SecretFile: dir + "/runs/secret", CreateSecret: true}, ReadTimeout: 2 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- serve(ctx, cfg) }()
 	var addr string
@@ -95,6 +99,29 @@ func TestServe_DemoEndToEnd(t *testing.T) {
 	}
 	if code, _ := get("http://" + addr + "/metrics"); code == 200 {
 		t.Error("the metrics are on the public listener")
+	}
+	// A request body sent a byte a second is cut off at the read timeout.
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /v1/actions/act_01k8r2m7aa1b2c3d4e5f6g7h8j/runs HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n", addr)
+	start := time.Now()
+	closed := false
+	for time.Since(start) < 10*time.Second {
+		if _, err := conn.Write([]byte(" ")); err != nil {
+			closed = true
+			break
+		}
+		conn.SetReadDeadline(time.Now().Add(time.Second))
+		if _, err := conn.Read(make([]byte, 512)); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			closed = true
+			break
+		}
+	}
+	if !closed || time.Since(start) > 6*time.Second {
+		t.Errorf("a body sent a byte a second held the connection for %v", time.Since(start).Round(time.Second))
 	}
 	cancel()
 	select {
