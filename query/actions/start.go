@@ -22,8 +22,6 @@ type Call struct {
 	// Platform is the category of reader the call came from (the AI
 	// platform, §7.8); the steps are counted under it (ACT-59).
 	Platform string
-	// Via is the face: "mcp", "rest" or "form".
-	Via string
 	// ActionID is the action the REST path names ("" for MCP): the body's
 	// actionId may only say the same (REST-22).
 	ActionID string

@@ -38,7 +38,7 @@ func (t *tools) requestTool(kind schemas.ActionType) sdk.ToolHandler {
 		if t.opt.Platform != nil {
 			platform = t.opt.Platform(ctx)
 		}
-		res, err := t.opt.Actions.Start(ctx, rd, kind, raw, actions.Call{Platform: platform, Via: "mcp"})
+		res, err := t.opt.Actions.Start(ctx, rd, kind, raw, actions.Call{Platform: platform})
 		if err != nil {
 			return toolError(err), nil
 		}

@@ -331,7 +331,7 @@ func (s *Server) actionFormPost(c *gin.Context, rd *query.Read, slug, actionID s
 	vals := c.Request.PostForm
 	lang := formLanguage(c, e.DefaultLanguage)
 	body := formRequest(e, a, vals, lang)
-	res, err := s.cfg.Actions.Start(c.Request.Context(), rd, a.Type, body, actions.Call{Platform: "other", Via: "form"})
+	res, err := s.cfg.Actions.Start(c.Request.Context(), rd, a.Type, body, actions.Call{Platform: "other"})
 	if err != nil {
 		qe, ok := query.AsError(err)
 		if !ok {

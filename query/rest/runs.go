@@ -51,7 +51,7 @@ func (s *Server) startRun(c *gin.Context, rd *query.Read) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.cfg.Actions.Start(c.Request.Context(), rd, kind, body, actions.Call{Platform: s.category(c.Request), Via: "rest",
+	res, err := s.cfg.Actions.Start(c.Request.Context(), rd, kind, body, actions.Call{Platform: s.category(c.Request),
 		ActionID: actionID, IdempotencyKey: c.GetHeader("Idempotency-Key")})
 	if err != nil {
 		return err

@@ -66,7 +66,7 @@ func (rg *runsRig) startRun(t testing.TB, kind schemas.ActionType, args map[stri
 		t.Fatal(err)
 	}
 	defer rd.End()
-	return rg.acts.Start(context.Background(), rd, kind, mustJSON(args), actions.Call{Platform: "other", Via: "mcp"})
+	return rg.acts.Start(context.Background(), rd, kind, mustJSON(args), actions.Call{Platform: "other"})
 }
 
 func quoteFrom(email string) map[string]any {
