@@ -110,7 +110,6 @@ func (s *Service) Start(ctx context.Context, rd *query.Read, kind schemas.Action
 	}
 	lang := pageLanguage(req.Requester.Language)
 	pd := s.pageData(e, a, req, env, lang)
-	summary := check.Summary(e, a, req, env)
 	reqJSON, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("start: %w", err)
@@ -163,7 +162,7 @@ func (s *Service) Start(ctx context.Context, rd *query.Read, kind schemas.Action
 			return err
 		}
 		res = &Result{ActionResult: schemas.ActionResult{Status: "confirmation_required", RunID: id, ConfirmURL: s.confirmURL(token),
-			ExpiresAt: schemas.FormatTime(expires), Summary: summary}, Created: true}
+			ExpiresAt: schemas.FormatTime(expires), Summary: pd.Summary}, Created: true}
 		return nil
 	})
 	if err != nil {
