@@ -58,6 +58,12 @@ const (
 // waits an hour for its person's confirmation. A handoff action answers
 // with the business's URL and stores only a counter (ACT-49).
 func (s *Service) Start(ctx context.Context, rd *query.Read, kind schemas.ActionType, raw []byte, call Call) (*Result, error) {
+	return s.start(ctx, rd, kind, raw, call, nil)
+}
+
+// start is Start with the entry's revision when the caller has read it
+// already (nil: read it from the call's entry).
+func (s *Service) start(ctx context.Context, rd *query.Read, kind schemas.ActionType, raw []byte, call Call, e *schemas.Entry) (*Result, error) {
 	now := rd.Now().UTC()
 	req, err := check.Decode(kind, raw)
 	if err != nil {
@@ -80,9 +86,10 @@ func (s *Service) Start(ctx context.Context, rd *query.Read, kind schemas.Action
 		}
 		req.IdempotencyKey = call.IdempotencyKey
 	}
-	e, err := s.entry(rd, req.Entry)
-	if err != nil {
-		return nil, err
+	if e == nil {
+		if e, err = s.entry(rd, req.Entry); err != nil {
+			return nil, err
+		}
 	}
 	env := s.env(now)
 	a, err := check.Resolve(e, req, env)
@@ -362,24 +369,35 @@ func (s *Service) env(now time.Time) check.Env {
 	return check.Env{Now: now, Places: s.cfg.Places, Site: s.cfg.Site}
 }
 
-// KindOf is the kind of the action an address names (REST-21: the action
-// in the address says the kind), found in the entry the body names.
-func (s *Service) KindOf(rd *query.Read, entryRef, actionID string) (schemas.ActionType, error) {
-	if entryRef == "" {
-		return "", query.InvalidInput([]query.Issue{{Field: "entry", Message: "is required: the entry's ID or slug"}})
+// StartAction starts a request for the action an address names (REST-21:
+// the action in the address says the kind, and the body is that kind's
+// input, with the entry in entry). The entry's revision is read once, for
+// finding the kind and for the checks alike.
+func (s *Service) StartAction(ctx context.Context, rd *query.Read, actionID string, raw []byte, call Call) (*Result, error) {
+	var head struct {
+		Entry any `json:"entry"`
 	}
-	if !schemas.ValidID(schemas.PrefixEntry, entryRef) && !slugRe.MatchString(entryRef) {
-		return "", query.InvalidInput([]query.Issue{{Field: "entry", Message: "must be an entry ID or slug"}})
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return nil, query.InvalidInput([]query.Issue{{Field: "body", Message: "must be a JSON object: " + err.Error()}})
 	}
-	e, err := s.entry(rd, entryRef)
+	ref, _ := head.Entry.(string)
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return nil, query.InvalidInput([]query.Issue{{Field: "entry", Message: "is required: the entry's ID or slug"}})
+	}
+	if !schemas.ValidID(schemas.PrefixEntry, ref) && !slugRe.MatchString(ref) {
+		return nil, query.InvalidInput([]query.Issue{{Field: "entry", Message: "must be an entry ID or slug"}})
+	}
+	e, err := s.entry(rd, ref)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	a := e.Action(actionID)
 	if a == nil {
-		return "", &query.Error{Code: query.CodeNotFound, Message: fmt.Sprintf("the entry %s has no action %s", e.Slug, actionID)}
+		return nil, &query.Error{Code: query.CodeNotFound, Message: fmt.Sprintf("the entry %s has no action %s", e.Slug, actionID)}
 	}
-	return a.Type, nil
+	call.ActionID = actionID
+	return s.start(ctx, rd, a.Type, raw, call, e)
 }
 
 var slugRe = regexp.MustCompile(schemas.SlugPattern)

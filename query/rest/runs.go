@@ -40,19 +40,8 @@ func (s *Server) startRun(c *gin.Context, rd *query.Read) error {
 	if err != nil {
 		return query.InvalidInput([]query.Issue{{Field: "body", Message: "must be a JSON object of at most 64 KB"}})
 	}
-	var head struct {
-		Entry any `json:"entry"`
-	}
-	if err := json.Unmarshal(body, &head); err != nil {
-		return query.InvalidInput([]query.Issue{{Field: "body", Message: "must be a JSON object: " + err.Error()}})
-	}
-	entry, _ := head.Entry.(string)
-	kind, err := s.cfg.Actions.KindOf(rd, entry, actionID)
-	if err != nil {
-		return err
-	}
-	res, err := s.cfg.Actions.Start(c.Request.Context(), rd, kind, body, actions.Call{Platform: s.category(c.Request),
-		ActionID: actionID, IdempotencyKey: c.GetHeader("Idempotency-Key")})
+	res, err := s.cfg.Actions.StartAction(c.Request.Context(), rd, actionID, body, actions.Call{Platform: s.category(c.Request),
+		IdempotencyKey: c.GetHeader("Idempotency-Key")})
 	if err != nil {
 		return err
 	}
