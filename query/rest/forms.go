@@ -24,7 +24,15 @@ import (
 // the home page. Semantic HTML with one inline style sheet and no script
 // (HTTP-17); nothing sets a cookie and nothing is loaded from elsewhere.
 
-var pageTemplates = template.Must(template.New("page").Parse(`<!doctype html>
+// formCSS is the style every page for people shares: the page's width and
+// type, and the form controls. Each page set adds its own rules after it.
+const formCSS = `{{define "formcss"}}body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:42rem;margin:0 auto;padding:1rem;color:#1b1b1b;background:#fff}
+label{display:block;margin-top:1rem;font-weight:600}
+select,textarea,input{font:inherit;width:100%;box-sizing:border-box;padding:.4rem;margin-top:.25rem}
+footer{margin-top:2rem;font-size:.9rem;color:#555}
+{{end}}`
+
+var pageTemplates = template.Must(template.New("page").Parse(formCSS + `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -32,13 +40,9 @@ var pageTemplates = template.Must(template.New("page").Parse(`<!doctype html>
 <meta name="robots" content="noindex, follow">
 <title>{{.Title}}</title>
 <style>
-body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:42rem;margin:0 auto;padding:1rem;color:#1b1b1b;background:#fff}
-header.site a{font-weight:700;text-decoration:none;color:#1b1b1b}
-label{display:block;margin-top:1rem;font-weight:600}
-select,textarea,input{font:inherit;width:100%;box-sizing:border-box;padding:.4rem;margin-top:.25rem}
+{{template "formcss"}}header.site a{font-weight:700;text-decoration:none;color:#1b1b1b}
 button{font:inherit;margin-top:1rem;padding:.5rem 1rem}
 .error{color:#a00000}
-footer{margin-top:2rem;font-size:.9rem;color:#555}
 </style>
 </head>
 <body>

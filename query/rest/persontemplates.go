@@ -9,7 +9,7 @@ import "html/template"
 // the person's language (German or English) and Daawid's look, never
 // the business's colours.
 
-var personBase = template.Must(template.New("person").Parse(`<!doctype html>
+var personBase = template.Must(template.New("person").Parse(formCSS + `<!doctype html>
 <html lang="{{.Lang}}">
 <head>
 <meta charset="utf-8">
@@ -19,14 +19,12 @@ var personBase = template.Must(template.New("person").Parse(`<!doctype html>
 <title>{{.Title}}</title>
 <style>
 :root{--brand:#1f4e79}
-body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:42rem;margin:0 auto;padding:1rem;color:#1b1b1b;background:#fff;overflow-wrap:anywhere}
+{{template "formcss"}}body{overflow-wrap:anywhere}
 header.site{border-bottom:4px solid var(--brand);padding-bottom:.5rem;margin-bottom:1rem}
 header.site a{font-weight:700;text-decoration:none;color:var(--brand)}
 h1{font-size:1.5rem;line-height:1.25}
 h2{font-size:1.15rem;margin-top:1.5rem}
-label{display:block;margin-top:1rem;font-weight:600}
 .hint{font-weight:400;color:#555;font-size:.9rem}
-select,textarea,input{font:inherit;width:100%;box-sizing:border-box;padding:.4rem;margin-top:.25rem}
 input[type=checkbox]{width:auto}
 fieldset{border:1px solid #ccc;margin-top:1rem;padding:.5rem 1rem 1rem}
 button{font:inherit;margin-top:1rem;padding:.55rem 1.1rem;border-radius:4px;border:1px solid var(--brand);background:#fff;color:var(--brand);cursor:pointer}
@@ -40,7 +38,7 @@ button:disabled{opacity:.5;cursor:not-allowed}
 .error{border:1px solid #a00000;background:#fdecec;color:#700000;padding:.5rem 1rem}
 .row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end}
 .row form{margin:0}
-footer{margin-top:2rem;font-size:.9rem;color:#555;border-top:1px solid #ddd;padding-top:.5rem}
+footer{border-top:1px solid #ddd;padding-top:.5rem}
 </style>
 </head>
 <body>
