@@ -46,8 +46,8 @@ func (s *Service) pageData(e *schemas.Entry, a *schemas.Action, req *check.Reque
 	mailLang := pageLanguage(e.DefaultLanguage)
 	pd := PageData{Lang: lang, MailLang: mailLang, EntryID: e.ID, Slug: e.Slug, EntryPage: s.cfg.Site.PageURL(e.Slug),
 		Business: businessName(e), DisplayName: e.DisplayName, Kind: string(a.Type),
-		Title: check.KindTitle(a.Type, lang), ActionName: text(a.Name, lang, e.DefaultLanguage),
-		MailActionName: text(a.Name, mailLang, e.DefaultLanguage),
+		Title: check.KindTitle(a.Type, lang), ActionName: a.Name.Resolve(lang, e.DefaultLanguage),
+		MailActionName: a.Name.Resolve(mailLang, e.DefaultLanguage),
 		Fields:         check.Fields(e, a, req, lang), MailFields: check.Fields(e, a, req, mailLang),
 		PrivacyURL: render.PrivacyURL(s.cfg.Site, e), Summary: check.Summary(e, a, req, env), ExpectedResponse: a.ExpectedResponse}
 	if e.BelowDomain() {
@@ -62,20 +62,6 @@ func businessName(e *schemas.Entry) string {
 		return e.Operator.LegalName
 	}
 	return e.DisplayName
-}
-
-// text picks a localized text in a language, else the default one.
-func text[T ~map[string]string](t T, lang, def string) string {
-	if v, ok := t[lang]; ok && v != "" {
-		return v
-	}
-	if v, ok := t[def]; ok {
-		return v
-	}
-	for _, v := range t {
-		return v
-	}
-	return ""
 }
 
 // pageLanguage is the language Daawid's pages and mails are written in

@@ -88,7 +88,7 @@ func (s *Server) formAction(rd *query.Read, slug, actionID string) (*schemas.Ent
 
 func (s *Server) formView(e *schemas.Entry, a *schemas.Action, lang string, vals url.Values) actionFormView {
 	t := textsFor(lang)
-	name := localized(a.Name, lang, e.DefaultLanguage)
+	name := a.Name.Resolve(lang, e.DefaultLanguage)
 	v := actionFormView{Lang: lang, T: t, Base: s.site.BaseURL, Name: e.DisplayName, EntryPage: s.site.PageURL(e.Slug),
 		Action: "/" + e.Slug + "/actions/" + a.ID, Heading: name + " – " + e.DisplayName, Title: name + " – " + e.DisplayName}
 	if e.BelowDomain() {
@@ -107,13 +107,6 @@ func (s *Server) formView(e *schemas.Entry, a *schemas.Action, lang string, vals
 // shows on the pages of a request (ACT-35).
 func actionsContactWording(e *schemas.Entry, lang string) string {
 	return actions.ContactWording(e, lang)
-}
-
-func localized[T ~map[string]string](t T, lang, def string) string {
-	if v := t[lang]; v != "" {
-		return v
-	}
-	return t[def]
 }
 
 // formInputs are an action's form controls, in the order of its kind's
@@ -142,7 +135,7 @@ func formInputs(e *schemas.Entry, a *schemas.Action, lang string, t *pageTexts) 
 		f := formInput{Name: "offeringId", Label: t.Offering, Type: "select"}
 		for _, id := range offerings {
 			if o := e.Offering(id); o != nil {
-				f.Options = append(f.Options, formOption{Value: id, Label: localized(o.Name, lang, e.DefaultLanguage)})
+				f.Options = append(f.Options, formOption{Value: id, Label: o.Name.Resolve(lang, e.DefaultLanguage)})
 			}
 		}
 		add(f)
@@ -174,7 +167,7 @@ func formInputs(e *schemas.Entry, a *schemas.Action, lang string, t *pageTexts) 
 		add(formInput{Name: "message", Label: l("Message", "Nachricht"), Type: "textarea", Min: 10, Max: 4000, Required: true})
 	}
 	for _, q := range a.Questions {
-		f := formInput{Name: "answers." + q.Key, Label: localized(q.Label, lang, e.DefaultLanguage), Required: q.Required}
+		f := formInput{Name: "answers." + q.Key, Label: q.Label.Resolve(lang, e.DefaultLanguage), Required: q.Required}
 		switch q.Type {
 		case schemas.QuestionBoolean:
 			f.Type, f.Required = "checkbox", false
@@ -183,7 +176,7 @@ func formInputs(e *schemas.Entry, a *schemas.Action, lang string, t *pageTexts) 
 		case schemas.QuestionChoice:
 			f.Type = "select"
 			for _, o := range q.Options {
-				f.Options = append(f.Options, formOption{Value: o.Value, Label: localized(o.Label, lang, e.DefaultLanguage)})
+				f.Options = append(f.Options, formOption{Value: o.Value, Label: o.Label.Resolve(lang, e.DefaultLanguage)})
 			}
 		default:
 			f.Type, f.Max = "text", 1000
