@@ -43,7 +43,7 @@ type PageData struct {
 }
 
 func (s *Service) pageData(e *schemas.Entry, a *schemas.Action, req *check.Request, env check.Env, lang string) PageData {
-	mailLang := pageLanguage(e.DefaultLanguage)
+	mailLang := PageLanguage(e.DefaultLanguage)
 	pd := PageData{Lang: lang, MailLang: mailLang, EntryID: e.ID, Slug: e.Slug, EntryPage: s.cfg.Site.PageURL(e.Slug),
 		Business: businessName(e), DisplayName: e.DisplayName, Kind: string(a.Type),
 		Title: check.KindTitle(a.Type, lang), ActionName: a.Name.Resolve(lang, e.DefaultLanguage),
@@ -64,9 +64,9 @@ func businessName(e *schemas.Entry) string {
 	return e.DisplayName
 }
 
-// pageLanguage is the language Daawid's pages and mails are written in
+// PageLanguage is the language Daawid's pages and mails are written in
 // for a language tag: German or English (D75).
-func pageLanguage(tag string) string {
+func PageLanguage(tag string) string {
 	primary, _, _ := strings.Cut(strings.ToLower(tag), "-")
 	if primary == "de" {
 		return "de"

@@ -115,7 +115,7 @@ func (s *Service) start(ctx context.Context, rd *query.Read, kind schemas.Action
 		return nil, &query.Error{Code: query.CodeActionUnavailable,
 			Message: "This business has not said where its requests go. " + check.Reach(e, env)}
 	}
-	lang := pageLanguage(req.Requester.Language)
+	lang := PageLanguage(req.Requester.Language)
 	pd := s.pageData(e, a, req, env, lang)
 	reqJSON, err := json.Marshal(req)
 	if err != nil {

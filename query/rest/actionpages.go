@@ -36,25 +36,17 @@ type actionFormView struct {
 // Accept-Language, else the entry's default language (German or English).
 func formLanguage(c *gin.Context, entryLang string) string {
 	if l := c.Query("lang"); l != "" {
-		return personLang(l)
+		return actions.PageLanguage(l)
 	}
 	if l := c.PostForm("lang"); l != "" {
-		return personLang(l)
+		return actions.PageLanguage(l)
 	}
 	if al := c.GetHeader("Accept-Language"); al != "" {
 		first, _, _ := strings.Cut(al, ",")
 		first, _, _ = strings.Cut(first, ";")
-		return personLang(strings.TrimSpace(first))
+		return actions.PageLanguage(strings.TrimSpace(first))
 	}
-	return personLang(entryLang)
-}
-
-func personLang(tag string) string {
-	p, _, _ := strings.Cut(strings.ToLower(tag), "-")
-	if p == "de" {
-		return "de"
-	}
-	return "en"
+	return actions.PageLanguage(entryLang)
 }
 
 // actionForm shows an action's web form (HTTP-36), for actions that have
@@ -496,7 +488,7 @@ func (s *Server) confirmPost(c *gin.Context, token string) error {
 // privacyPolicy is Daawid's own privacy policy, which the request pages
 // link (ACT-36).
 func (s *Server) privacyPolicy(c *gin.Context) error {
-	lang := personLang(c.Query("lang"))
+	lang := actions.PageLanguage(c.Query("lang"))
 	if c.Query("lang") == "" {
 		lang = formLanguage(c, "en")
 	}
