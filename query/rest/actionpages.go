@@ -84,7 +84,7 @@ func (s *Server) formView(e *schemas.Entry, a *schemas.Action, lang string, vals
 	v := actionFormView{Lang: lang, T: t, Base: s.site.BaseURL, Name: e.DisplayName, EntryPage: s.site.PageURL(e.Slug),
 		Action: "/" + e.Slug + "/actions/" + a.ID, Heading: name + " – " + e.DisplayName, Title: name + " – " + e.DisplayName}
 	if e.BelowDomain() {
-		v.Wording = actionsContactWording(e, lang)
+		v.Wording = actions.ContactWording(e, lang) // ACT-35
 	}
 	v.Inputs = formInputs(e, a, lang, t)
 	for i := range v.Inputs {
