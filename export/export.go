@@ -479,3 +479,21 @@ func columnType(n parquet.Node) string {
 	}
 	return name
 }
+
+// Manifest is exports/manifest.json: every file with its table, rows and
+// SHA-256.
+type Manifest struct {
+	Publication string           `json:"publication"`
+	CreatedAt   string           `json:"createdAt"`
+	Tables      map[string]int64 `json:"tables"`
+	Files       []File           `json:"files"`
+}
+
+// WriteManifest writes dir/manifest.json.
+func WriteManifest(dir string, m Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "manifest.json"), append(b, '\n'), 0o644)
+}

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/daawid/registry/schemas"
-	"github.com/daawid/registry/schemas/snapshotio"
+	"github.com/daawid/registry/export/publication"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // The feed's records and its readers are the snapshot format's
-// (schemas.Change, schemas/snapshotio): the server reads the feed too.
+// (schemas.Change, export/publication): the server reads the feed too.
 type Change = schemas.Change
 
 // Change types, as schemas names them.
@@ -30,7 +30,7 @@ const (
 )
 
 // Dir is where a publication keeps its feed.
-const Dir = snapshotio.FeedDir
+const Dir = publication.FeedDir
 
 // State is what the feed compares of an entry between two publications.
 type State struct {
@@ -87,7 +87,7 @@ func Carry(prevDir, dir string) error {
 	if prevDir == "" {
 		return nil
 	}
-	segs, err := snapshotio.FeedSegments(prevDir)
+	segs, err := publication.FeedSegments(prevDir)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func Write(dir string, changes []Change) error {
 	if len(changes) == 0 {
 		return nil
 	}
-	name := filepath.Join(dir, snapshotio.FeedSegmentName(changes[0].Seq, changes[len(changes)-1].Seq))
+	name := filepath.Join(dir, publication.FeedSegmentName(changes[0].Seq, changes[len(changes)-1].Seq))
 	f, err := os.Create(name + ".jsonl")
 	if err != nil {
 		return err

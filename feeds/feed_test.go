@@ -3,7 +3,6 @@ package feeds
 import (
 	"context"
 	"encoding/json"
-	"github.com/daawid/registry/schemas/snapshotio"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/daawid/registry/export/publication"
 )
 
 // Each kind of change a publication can make gets its record type, in
@@ -67,15 +68,15 @@ func TestFeed_ReadFromCursor(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, more, err := snapshotio.ReadFeed(dir, 4, 3)
+	got, more, err := publication.ReadFeed(dir, 4, 3)
 	if err != nil || !more || len(got) != 3 || got[0].Seq != 5 || got[2].Seq != 7 {
 		t.Fatalf("read after 4, limit 3: %+v more=%v %v", got, more, err)
 	}
-	got, more, err = snapshotio.ReadFeed(dir, 7, 10)
+	got, more, err = publication.ReadFeed(dir, 7, 10)
 	if err != nil || more || len(got) != 2 || got[1].Seq != 9 {
 		t.Fatalf("read after 7: %+v more=%v %v", got, more, err)
 	}
-	if last, _ := snapshotio.FeedLast(dir); last != 9 {
+	if last, _ := publication.FeedLast(dir); last != 9 {
 		t.Fatalf("last %d", last)
 	}
 	// Carry links every segment into a new publication's feed.
@@ -83,7 +84,7 @@ func TestFeed_ReadFromCursor(t *testing.T) {
 	if err := Carry(dir, next); err != nil {
 		t.Fatal(err)
 	}
-	if last, _ := snapshotio.FeedLast(next); last != 9 {
+	if last, _ := publication.FeedLast(next); last != 9 {
 		t.Fatalf("carried feed ends at %d", last)
 	}
 }

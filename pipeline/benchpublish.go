@@ -184,3 +184,10 @@ func ReportEvents(stateDir, path string, n int, at time.Time) error {
 	}
 	return f.Close()
 }
+
+func nullable(s string) driver.Value {
+	if s == "" {
+		return nil
+	}
+	return s
+}

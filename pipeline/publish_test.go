@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"github.com/daawid/registry/schemas/snapshotio"
 	"io"
 	"os"
 	"os/exec"
@@ -13,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/daawid/registry/export"
+	"github.com/daawid/registry/export/publication"
 
 	"github.com/daawid/registry/feeds"
 	"github.com/daawid/registry/fixtures"
@@ -51,22 +53,22 @@ func compileExamples(t *testing.T) string {
 }
 
 // doc reads one document of a publication by path.
-func doc(t *testing.T, pub, path string) ([]byte, DocRow) {
+func doc(t *testing.T, pub, path string) ([]byte, publication.DocRow) {
 	t.Helper()
-	docs, err := ReadDocs(pub)
+	docs, err := publication.ReadPublicationDocs(pub)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range docs {
-		if d.Path == path && (d.Kind != KindView) {
+		if d.Path == path && (d.Kind != render.KindView) {
 			return docBytes(t, pub, d), d
 		}
 	}
 	t.Fatalf("%s: no document %s", pub, path)
-	return nil, DocRow{}
+	return nil, publication.DocRow{}
 }
 
-func docBytes(t *testing.T, pub string, d DocRow) []byte {
+func docBytes(t *testing.T, pub string, d publication.DocRow) []byte {
 	t.Helper()
 	pack, err := os.Open(filepath.Join(pub, filepath.FromSlash(d.Pack)))
 	if err != nil {
@@ -97,11 +99,11 @@ func TestPublish_Examples(t *testing.T) {
 	if rep.Entries < 80 || rep.Rendered != rep.Entries || rep.Reused != 0 {
 		t.Fatalf("first publication: %+v", rep)
 	}
-	pub, err := CurrentPublication(out)
+	pub, err := publication.Current(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := VerifyPublication(pub)
+	m, err := publication.Verify(pub)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,14 +186,14 @@ func TestPublish_Examples(t *testing.T) {
 	if rep2.Reused != rep.Entries || rep2.Rendered != 0 {
 		t.Fatalf("second publication rendered %d, reused %d of %d", rep2.Rendered, rep2.Reused, rep.Entries)
 	}
-	pub2, _ := CurrentPublication(out)
+	pub2, _ := publication.Current(out)
 	if pub2 == pub {
 		t.Fatal("current still points at the first publication")
 	}
-	if _, err := VerifyPublication(pub2); err != nil {
+	if _, err := publication.Verify(pub2); err != nil {
 		t.Fatal(err)
 	}
-	if m2, _ := VerifyPublication(pub2); m2.FeedLast != m.FeedLast || m2.Counts["changes"] != 0 {
+	if m2, _ := publication.Verify(pub2); m2.FeedLast != m.FeedLast || m2.Counts["changes"] != 0 {
 		t.Errorf("nothing changed, yet the feed moved: %d → %d", m.FeedLast, m2.FeedLast)
 	}
 	hk2, hkDoc2 := doc(t, pub2, "/holzwerk-krause.md")
@@ -207,14 +209,14 @@ func TestPublish_Examples(t *testing.T) {
 		t.Fatalf("registry locations after copying: %d, first %d (%v)", locs2, locs, err)
 	}
 	reg2.Close()
-	if _, err := VerifyPublication(pub); err != nil {
+	if _, err := publication.Verify(pub); err != nil {
 		t.Fatalf("the first publication changed: %v", err)
 	}
 }
 
 func openRegistry(t *testing.T, pub string) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("duckdb", filepath.Join(pub, registryFile)+"?access_mode=read_only")
+	db, err := sql.Open("duckdb", filepath.Join(pub, publication.RegistryFile)+"?access_mode=read_only")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,12 +261,12 @@ func TestPublish_ExpiryEndToEnd(t *testing.T) {
 	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
-	pub1, _ := CurrentPublication(out)
+	pub1, _ := publication.Current(out)
 	before, _ := doc(t, pub1, "/holzwerk-krause.md")
 	if !bytes.Contains(before, []byte("## Capacity")) {
 		t.Fatal("before T the markdown shows no capacity")
 	}
-	m1, _ := VerifyPublication(pub1)
+	m1, _ := publication.Verify(pub1)
 	expires := time.Date(2026, 11, 27, 9, 14, 3, 0, time.UTC)
 	rep, err := Compile(ctx, CompileConfig{StateDir: state, Now: expires.Add(30 * time.Second)})
 	if err != nil {
@@ -276,12 +278,12 @@ func TestPublish_ExpiryEndToEnd(t *testing.T) {
 	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: expires.Add(60 * time.Second)}); err != nil {
 		t.Fatal(err)
 	}
-	pub2, _ := CurrentPublication(out)
-	m2, err := VerifyPublication(pub2)
+	pub2, _ := publication.Current(out)
+	m2, err := publication.Verify(pub2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs, err := ReadDocs(pub2)
+	docs, err := publication.ReadPublicationDocs(pub2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +332,7 @@ func TestPublish_ExpiryEndToEnd(t *testing.T) {
 }
 
 func readFeed(pub string, after int64) ([]feeds.Change, bool, error) {
-	return snapshotio.ReadFeed(filepath.Join(pub, feeds.Dir), after, 1<<20)
+	return publication.ReadFeed(filepath.Join(pub, feeds.Dir), after, 1<<20)
 }
 
 // TestPublish_Exports: a nightly publication writes the Parquet exports,
@@ -346,12 +348,12 @@ func TestPublish_Exports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, _ := CurrentPublication(out)
-	if _, err := VerifyPublication(pub); err != nil {
+	pub, _ := publication.Current(out)
+	if _, err := publication.Verify(pub); err != nil {
 		t.Fatal(err)
 	}
-	var m ExportManifest
-	b, err := os.ReadFile(filepath.Join(pub, exportsDir, "manifest.json"))
+	var m export.Manifest
+	b, err := os.ReadFile(filepath.Join(pub, publication.ExportsDir, "manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,12 +370,12 @@ func TestPublish_Exports(t *testing.T) {
 	defer db.Close()
 	for _, f := range m.Files {
 		var n int64
-		path := filepath.Join(pub, exportsDir, filepath.FromSlash(f.Path))
+		path := filepath.Join(pub, publication.ExportsDir, filepath.FromSlash(f.Path))
 		if err := db.QueryRow(`SELECT count(*) FROM read_parquet(?)`, path).Scan(&n); err != nil || n != f.Rows {
 			t.Errorf("%s: DuckDB reads %d rows (%v), the manifest says %d", f.Path, n, err, f.Rows)
 		}
 	}
-	glob := filepath.Join(pub, exportsDir, "entries", "*", "*.parquet")
+	glob := filepath.Join(pub, publication.ExportsDir, "entries", "*", "*.parquet")
 	var countries string
 	if err := db.QueryRow(`SELECT string_agg(DISTINCT country, ',' ORDER BY country) FROM read_parquet(?, hive_partitioning = true)`, glob).Scan(&countries); err != nil || countries != "DE,GB" {
 		t.Errorf("entries partitions: %q %v", countries, err)
@@ -387,18 +389,18 @@ func TestPublish_Exports(t *testing.T) {
 	// No street for a locality-only location.
 	var streets int
 	if err := db.QueryRow(`SELECT count(*) FROM read_parquet(?, hive_partitioning = true) WHERE address_display <> 'full' AND street IS NOT NULL`,
-		filepath.Join(pub, exportsDir, "locations", "*", "*.parquet")).Scan(&streets); err != nil || streets != 0 {
+		filepath.Join(pub, publication.ExportsDir, "locations", "*", "*.parquet")).Scan(&streets); err != nil || streets != 0 {
 		t.Errorf("%d locality-only locations with a street (%v)", streets, err)
 	}
 	// A delta publication carries the exports over unchanged.
 	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 21, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
-	pub2, _ := CurrentPublication(out)
-	if _, err := os.Stat(filepath.Join(pub2, exportsDir, "manifest.json")); err != nil {
+	pub2, _ := publication.Current(out)
+	if _, err := os.Stat(filepath.Join(pub2, publication.ExportsDir, "manifest.json")); err != nil {
 		t.Fatalf("the delta publication lost the exports: %v", err)
 	}
-	if _, err := VerifyPublication(pub2); err != nil {
+	if _, err := publication.Verify(pub2); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -415,8 +417,8 @@ func TestPublish_ExportsReadByOutsideReaders(t *testing.T) {
 	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC), Exports: true}); err != nil {
 		t.Fatal(err)
 	}
-	pub, _ := CurrentPublication(out)
-	cmd := exec.Command("node", filepath.Join(tools, "exports-check.mjs"), filepath.Join(pub, exportsDir))
+	pub, _ := publication.Current(out)
+	cmd := exec.Command("node", filepath.Join(tools, "exports-check.mjs"), filepath.Join(pub, publication.ExportsDir))
 	cmd.Dir = tools // node resolves the packages from .ci/node_modules
 	got, err := cmd.CombinedOutput()
 	if err != nil || !strings.HasPrefix(string(got), "ok ") {
@@ -448,7 +450,7 @@ func TestPublish_DeltaAndCompaction(t *testing.T) {
 	if full, err = Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 11, 10, 3, 1, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
-	pub1, _ := CurrentPublication(out)
+	pub1, _ := publication.Current(out)
 	sb1, _ := doc(t, pub1, "/schreinerei-beispiel.md")
 	expires := time.Date(2026, 11, 27, 9, 14, 3, 0, time.UTC)
 	if _, err := Compile(ctx, CompileConfig{StateDir: state, Now: expires.Add(10 * time.Second)}); err != nil {
@@ -458,8 +460,8 @@ func TestPublish_DeltaAndCompaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub2, _ := CurrentPublication(out)
-	m2, err := VerifyPublication(pub2)
+	pub2, _ := publication.Current(out)
+	m2, err := publication.Verify(pub2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -469,20 +471,20 @@ func TestPublish_DeltaAndCompaction(t *testing.T) {
 	if hk, _ := doc(t, pub2, "/holzwerk-krause.md"); bytes.Contains(hk, []byte("## Capacity")) {
 		t.Error("the delta still shows the expired capacity")
 	}
-	if sb2, d := doc(t, pub2, "/schreinerei-beispiel.md"); !bytes.Equal(sb1, sb2) || d.Pack == ownPack(delta.ID) {
+	if sb2, d := doc(t, pub2, "/schreinerei-beispiel.md"); !bytes.Equal(sb1, sb2) || d.Pack == publication.OwnPack(delta.ID) {
 		t.Errorf("an unchanged entry in the delta: same bytes %v, pack %s", bytes.Equal(sb1, sb2), d.Pack)
 	}
-	if _, d := doc(t, pub2, "/sitemap.xml"); d.Pack == ownPack(delta.ID) {
+	if _, d := doc(t, pub2, "/sitemap.xml"); d.Pack == publication.OwnPack(delta.ID) {
 		t.Error("the delta made the sitemap again although no entry came, went or changed its listing")
 	}
-	docs2, _ := ReadDocs(pub2)
+	docs2, _ := publication.ReadPublicationDocs(pub2)
 	reg := openRegistry(t, pub2)
 	var n int
 	if err := reg.QueryRow(`SELECT count(*) FROM entries`).Scan(&n); err != nil || int64(n) != full.Entries {
 		t.Fatalf("delta registry: %d entries (%v), want %d", n, err, full.Entries)
 	}
 	reg.Close()
-	if _, err := os.Stat(filepath.Join(pub2, exportsDir, "manifest.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(pub2, publication.ExportsDir, "manifest.json")); err != nil {
 		t.Fatal("the delta lost the exports")
 	}
 	// The nightly publication compacts: one index, nothing rendered.
@@ -490,21 +492,21 @@ func TestPublish_DeltaAndCompaction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub3, _ := CurrentPublication(out)
-	m3, err := VerifyPublication(pub3)
+	pub3, _ := publication.Current(out)
+	m3, err := publication.Verify(pub3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m3.Delta || len(m3.Index) != 1 || night.Rendered != 0 || night.Reused != full.Entries || len(m3.Packs) < 2 {
 		t.Fatalf("compaction: %+v, index %v", night, m3.Index)
 	}
-	docs3, _ := ReadDocs(pub3)
+	docs3, _ := publication.ReadPublicationDocs(pub3)
 	if len(docs3) != len(docs2) {
 		t.Fatalf("documents: %d after the delta, %d after compaction", len(docs2), len(docs3))
 	}
 	for i := range docs2 {
 		a, b := docs2[i], docs3[i]
-		if a.Kind == KindSite {
+		if a.Kind == publication.KindSite {
 			continue
 		}
 		if a.Path != b.Path || a.ETag != b.ETag || !bytes.Equal(docBytes(t, pub2, a), docBytes(t, pub3, b)) {
@@ -518,7 +520,7 @@ func TestPublish_DeltaAndCompaction(t *testing.T) {
 		t.Errorf("indexnow outbox: %v\n%s", err, outbox)
 	}
 	// The first publication, still on disk, is untouched.
-	if _, err := VerifyPublication(pub1); err != nil {
+	if _, err := publication.Verify(pub1); err != nil {
 		t.Fatal(err)
 	}
 }

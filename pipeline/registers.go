@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/daawid/registry/export/publication"
 	"maps"
 	"path/filepath"
 	"runtime"
@@ -22,7 +23,7 @@ import (
 func (r *run) registerFiles(ctx context.Context) ([]string, error) {
 	var files []string
 	for _, f := range r.cfg.Registers {
-		sha, err := fileSHA256(f)
+		sha, err := publication.FileSHA256(f)
 		if err != nil {
 			r.refuse(Problem{File: f, Reason: err.Error()})
 			continue

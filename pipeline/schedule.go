@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/daawid/registry/export/publication"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -125,8 +126,8 @@ func keepReport(out string, rep *RunReport) error {
 // Prune deletes all but the newest keep publications; the current one is
 // never deleted.
 func Prune(out string, keep int) ([]string, error) {
-	cur, _ := CurrentPublication(out)
-	entries, err := os.ReadDir(filepath.Join(out, publicationsDir))
+	cur, _ := publication.Current(out)
+	entries, err := os.ReadDir(filepath.Join(out, publication.PublicationsDir))
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +140,7 @@ func Prune(out string, keep int) ([]string, error) {
 	sort.Strings(pubs) // publication IDs are ULIDs: time order
 	var gone []string
 	for i := 0; i < len(pubs)-keep; i++ {
-		dir := filepath.Join(out, publicationsDir, pubs[i])
+		dir := filepath.Join(out, publication.PublicationsDir, pubs[i])
 		if dir == cur {
 			continue
 		}

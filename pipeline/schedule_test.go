@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/taxonomy"
 )
@@ -76,11 +77,11 @@ func TestSchedule_DeltaRunsAndStops(t *testing.T) {
 	if len(pubs) > 2 {
 		t.Errorf("%d publications kept, want at most 2", len(pubs))
 	}
-	cur, err := CurrentPublication(out)
+	cur, err := publication.Current(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := VerifyPublication(cur); err != nil {
+	if _, err := publication.Verify(cur); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -13,8 +13,9 @@ import (
 
 	"github.com/daawid/registry/compile"
 	"github.com/daawid/registry/compile/register"
+	"github.com/daawid/registry/export"
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/schemas"
-	"github.com/daawid/registry/schemas/snapshotio"
 	"github.com/duckdb/duckdb-go/v2"
 )
 
@@ -405,7 +406,7 @@ func (s *State) LoadSlugs(ids *compile.Identities) error {
 		OldSlugs string `parquet:"old_slugs"`
 	}
 	for _, path := range s.chain {
-		err := snapshotio.ScanParquet(path, func(rows []slugRow) error {
+		err := publication.ScanParquet(path, func(rows []slugRow) error {
 			for _, r := range rows {
 				ids.AddSlug(r.Slug, r.EntryID)
 				for _, old := range strings.Fields(r.OldSlugs) {
@@ -550,4 +551,25 @@ func RecordOf(row *EntryRow, e *schemas.Entry) *register.Record {
 		}
 	}
 	return rec
+}
+
+// OldSlugs are the slugs entries had before a rename, from the identity
+// map, in entry ID order.
+func (s *State) OldSlugs(ctx context.Context) ([]export.OldSlug, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT entry_id, array_to_string(old_slugs, ' ') FROM identities WHERE len(old_slugs) > 0 ORDER BY entry_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []export.OldSlug
+	for rows.Next() {
+		var id, old string
+		if err := rows.Scan(&id, &old); err != nil {
+			return nil, err
+		}
+		for _, slug := range strings.Fields(old) {
+			out = append(out, export.OldSlug{Slug: slug, EntryID: id})
+		}
+	}
+	return out, rows.Err()
 }

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/daawid/registry/compile"
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/schemas"
-	"github.com/daawid/registry/schemas/snapshotio"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 )
@@ -83,45 +83,10 @@ func writerOptions(extra ...parquet.WriterOption) []parquet.WriterOption {
 	return append([]parquet.WriterOption{parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}), parquet.PageBufferSize(32 << 10)}, extra...)
 }
 
-// atomicFile is a file written under a temporary name and renamed into
-// place once complete and synced.
-type atomicFile struct {
-	path string
-	f    *os.File
-}
-
-func createAtomic(path string) (*atomicFile, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.Create(path + ".tmp")
-	if err != nil {
-		return nil, err
-	}
-	return &atomicFile{path: path, f: f}, nil
-}
-
-func (a *atomicFile) commit() error {
-	if err := a.f.Sync(); err != nil {
-		a.abort()
-		return err
-	}
-	if err := a.f.Close(); err != nil {
-		os.Remove(a.f.Name())
-		return err
-	}
-	return os.Rename(a.f.Name(), a.path)
-}
-
-func (a *atomicFile) abort() {
-	a.f.Close()
-	os.Remove(a.f.Name())
-}
-
 // revisionWriter writes a run's revisions file on its own goroutine, so
 // compressing overlaps compiling.
 type revisionWriter struct {
-	file *atomicFile
+	file *publication.AtomicFile
 	w    *parquet.GenericWriter[revisionRow]
 	ch   chan []revisionRow
 	buf  []revisionRow
@@ -132,12 +97,12 @@ type revisionWriter struct {
 const revisionBatch = 512
 
 func newRevisionWriter(path string) (*revisionWriter, error) {
-	af, err := createAtomic(path)
+	af, err := publication.CreateAtomic(path)
 	if err != nil {
 		return nil, err
 	}
 	rw := &revisionWriter{file: af, ch: make(chan []revisionRow, 8), done: make(chan error, 1)}
-	rw.w = parquet.NewGenericWriter[revisionRow](af.f, writerOptions(parquet.MaxRowsPerRowGroup(8<<10))...)
+	rw.w = parquet.NewGenericWriter[revisionRow](af.File, writerOptions(parquet.MaxRowsPerRowGroup(8<<10))...)
 	go func() {
 		var err error
 		for batch := range rw.ch {
@@ -175,10 +140,10 @@ func (rw *revisionWriter) finish() error {
 		err = rw.w.Close()
 	}
 	if err != nil || rw.rows == 0 {
-		rw.file.abort()
+		rw.file.Abort()
 		return err
 	}
-	return rw.file.commit()
+	return rw.file.Commit()
 }
 
 func (rw *revisionWriter) abort() {
@@ -187,16 +152,16 @@ func (rw *revisionWriter) abort() {
 		<-rw.done
 		rw.ch = nil
 	}
-	rw.file.abort()
+	rw.file.Abort()
 }
 
 // writeIndex writes the identity map and entry rows of a run, sorted by key.
 func writeIndex(path string, ids *compile.Identities, rows map[string]*EntryRow) error {
-	af, err := createAtomic(path)
+	af, err := publication.CreateAtomic(path)
 	if err != nil {
 		return err
 	}
-	w := parquet.NewGenericWriter[indexRow](af.f, writerOptions(parquet.MaxRowsPerRowGroup(256<<10))...)
+	w := parquet.NewGenericWriter[indexRow](af.File, writerOptions(parquet.MaxRowsPerRowGroup(256<<10))...)
 	all := ids.All()
 	batch := make([]indexRow, 0, 1024)
 	flush := func() error {
@@ -210,7 +175,7 @@ func writeIndex(path string, ids *compile.Identities, rows map[string]*EntryRow)
 		if len(id.Items) > 0 {
 			b, err := json.Marshal(id.Items)
 			if err != nil {
-				af.abort()
+				af.Abort()
 				return err
 			}
 			ir.Items = string(b)
@@ -223,20 +188,20 @@ func writeIndex(path string, ids *compile.Identities, rows map[string]*EntryRow)
 		batch = append(batch, ir)
 		if len(batch) == cap(batch) {
 			if err := flush(); err != nil {
-				af.abort()
+				af.Abort()
 				return err
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		af.abort()
+		af.Abort()
 		return err
 	}
 	if err := w.Close(); err != nil {
-		af.abort()
+		af.Abort()
 		return err
 	}
-	return af.commit()
+	return af.Commit()
 }
 
 // readIndex loads an index file into a new identity map and entry rows.
@@ -327,7 +292,7 @@ func readIndexInto(path string, ids *compile.Identities, rows map[string]*EntryR
 		}
 		close(idBlocks)
 	}()
-	readErr := snapshotio.ScanParquet(path, func(buf []indexRow) error {
+	readErr := publication.ScanParquet(path, func(buf []indexRow) error {
 		b := block{ids: make([]compile.Identity, len(buf)), rows: make([]EntryRow, 0, len(buf))}
 		var err error
 		for i := range buf {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/daawid/registry/schemas"
-	"github.com/daawid/registry/schemas/snapshotio"
+	"github.com/daawid/registry/export/publication"
+	"github.com/daawid/registry/render"
 )
 
 // docIndex is a publication's documents in memory, in a compact form: a
@@ -20,7 +20,7 @@ import (
 // render key of its ETags) is kept once on the entry; media types follow
 // from kinds. A row that says anything the compact form would not derive
 // back is kept whole (full), so nothing is ever served differently from
-// the index. The index chain is read in batches (snapshotio.ScanDocIndex),
+// the index. The index chain is read in batches (publication.ScanDocIndex),
 // never whole.
 type docIndex struct {
 	files []string // the index files it was read from
@@ -35,12 +35,12 @@ type docIndex struct {
 	// render keys of their ETags: few distinct ones, shared.
 	langSets [][]string
 	keys     []string
-	site     map[string]schemas.DocRow // registry-level files, by path
+	site     map[string]publication.DocRow // registry-level files, by path
 	// extra are documents at a path the rules of appendDocPath do not
 	// make (none in a publication of this engine; kept so nothing would be
 	// served wrongly if one did).
 	extra map[string]int32
-	full  map[int32]schemas.DocRow // rows the compact form does not derive
+	full  map[int32]publication.DocRow // rows the compact form does not derive
 	packs []string
 	kinds []string
 	langs []string
@@ -121,19 +121,9 @@ func fromMillis(ms int64) time.Time {
 	return time.UnixMilli(ms).UTC()
 }
 
-// mediaTypes are the media types of the entry documents' kinds (D59).
-var mediaTypes = map[string]string{
-	schemas.DocMarkdown:  "text/markdown; charset=utf-8",
-	schemas.DocOfferings: "text/markdown; charset=utf-8",
-	schemas.DocHTML:      "text/html; charset=utf-8",
-	schemas.DocLegal:     "text/html; charset=utf-8",
-	schemas.DocPrivacy:   "text/html; charset=utf-8",
-	schemas.DocView:      "application/json",
-	schemas.DocJSONLD:    "application/ld+json",
-	schemas.DocEntry:     "application/json",
-	schemas.DocSearch:    "application/json",
-	schemas.DocCard:      "application/json",
-}
+// mediaTypes are the media types of the entry documents' kinds, from the
+// table of formats (D59).
+var mediaTypes = render.MediaTypes()
 
 func (ix *docIndex) code(table *[]string, prefix, v string, max int) (int, error) {
 	k := prefix + v
@@ -158,17 +148,17 @@ func renderKeyOf(etag string) string {
 
 // readDocIndex reads a publication's index chain (a later index replaces
 // every document of an entry it names; the last index's registry-level
-// files are the ones served, schemas.ResolveDocs).
+// files are the ones served, publication.ResolveDocs).
 func readDocIndex(dir string, files []string) (*docIndex, error) {
-	ix := &docIndex{site: map[string]schemas.DocRow{}, full: map[int32]schemas.DocRow{},
+	ix := &docIndex{site: map[string]publication.DocRow{}, full: map[int32]publication.DocRow{},
 		extra: map[string]int32{}, codes: map[string]int{}, search: &searchLayer{}}
 	ix.byID = newHashTable(1<<10, ix.idOf)
 	ix.files = files
 	ix.langSets = append(ix.langSets, nil) // code 0: no languages yet
 	ix.codes["s"] = 0
 	for ci, idx := range files {
-		ix.site = map[string]schemas.DocRow{}
-		err := snapshotio.ScanDocIndex(filepath.Join(dir, filepath.FromSlash(idx)), func(rows []schemas.DocRow) error {
+		ix.site = map[string]publication.DocRow{}
+		err := publication.ScanDocIndex(filepath.Join(dir, filepath.FromSlash(idx)), func(rows []publication.DocRow) error {
 			for i := range rows {
 				if err := ix.add(&rows[i], int32(ci+1)); err != nil {
 					return fmt.Errorf("%s: %w", idx, err)
@@ -210,8 +200,8 @@ func (ix *docIndex) intern(s string) (uint32, uint8, error) {
 	return off, uint8(len(s)), nil
 }
 
-func (ix *docIndex) add(r *schemas.DocRow, chain int32) error {
-	if r.Kind == schemas.DocSite {
+func (ix *docIndex) add(r *publication.DocRow, chain int32) error {
+	if r.Kind == publication.KindSite {
 		row := *r
 		row.Path, row.Pack, row.MediaType, row.ETag = strings.Clone(r.Path), strings.Clone(r.Pack), strings.Clone(r.MediaType), strings.Clone(r.ETag)
 		ix.site[row.Path] = row
@@ -241,7 +231,7 @@ func (ix *docIndex) add(r *schemas.DocRow, chain int32) error {
 		}
 		*e = entryRec{id: e.id, idLen: e.idLen, slug: slug, slugLen: slugLen, revision: r.Revision, lastModified: millis(r.LastModified),
 			next: millis(r.NextChangeAt), key: uint16(key), first: int32(len(ix.docs)), chain: chain}
-		if r.Kind == schemas.DocRemoved {
+		if r.Kind == publication.KindRemoved {
 			e.removed = true
 			return nil
 		}
@@ -268,7 +258,7 @@ func (ix *docIndex) add(r *schemas.DocRow, chain int32) error {
 	ix.docs = append(ix.docs, docRec{offset: r.Offset, length: r.Length, entry: at,
 		pack: uint16(pack), kind: uint8(kind), lang: uint8(lang), variant: pathVariant(r.Kind, r.Path)})
 	e.n++
-	if r.Kind == schemas.DocMarkdown {
+	if r.Kind == render.KindMarkdown {
 		// The default language's markdown comes first (D59).
 		set := append(append([]string(nil), ix.langSets[e.langs]...), ix.langs[lang])
 		key := "s" + strings.Join(set, ",")
@@ -295,11 +285,11 @@ func (ix *docIndex) add(r *schemas.DocRow, chain int32) error {
 }
 
 // row is a document's index row, as the publication wrote it.
-func (ix *docIndex) row(i int32) schemas.DocRow { return ix.rowAt(i, "") }
+func (ix *docIndex) row(i int32) publication.DocRow { return ix.rowAt(i, "") }
 
 // rowAt is row for a document found by its path, which it then need not
 // make again.
-func (ix *docIndex) rowAt(i int32, path string) schemas.DocRow {
+func (ix *docIndex) rowAt(i int32, path string) publication.DocRow {
 	if len(ix.full) > 0 {
 		if r, ok := ix.full[i]; ok {
 			return r
@@ -313,9 +303,9 @@ func (ix *docIndex) rowAt(i int32, path string) schemas.DocRow {
 		var buf [128]byte
 		path = string(appendDocPath(buf[:0], id, slug, ix.defaultLang(e), kind, lang, d.variant))
 	}
-	return schemas.DocRow{EntryID: id, Slug: slug, Kind: kind, Lang: lang, Path: path,
+	return publication.DocRow{EntryID: id, Slug: slug, Kind: kind, Lang: lang, Path: path,
 		Pack: ix.packs[d.pack], Offset: d.offset, Length: d.length, MediaType: mediaTypes[kind],
-		ETag: schemas.DocETag(id, int(e.revision), kind, lang, ix.keys[e.key]), LastModified: fromMillis(e.lastModified),
+		ETag: publication.DocETag(id, int(e.revision), kind, lang, ix.keys[e.key]), LastModified: fromMillis(e.lastModified),
 		Revision: e.revision, NextChangeAt: fromMillis(e.next)}
 }
 
@@ -339,9 +329,9 @@ const (
 
 func pathVariant(kind, path string) uint8 {
 	switch {
-	case kind == schemas.DocLegal && strings.Contains(path, "/impressum"), kind == schemas.DocPrivacy && strings.Contains(path, "/datenschutz"):
+	case kind == render.KindLegal && strings.Contains(path, "/impressum"), kind == render.KindPrivacy && strings.Contains(path, "/datenschutz"):
 		return variantGerman
-	case kind == schemas.DocLegal || kind == schemas.DocPrivacy:
+	case kind == render.KindLegal || kind == render.KindPrivacy:
 		return variantEnglish
 	}
 	return variantNone
@@ -354,31 +344,31 @@ func appendDocPath(b []byte, id, slug, defaultLang, kind, lang string, variant u
 	def := lang == defaultLang
 	b = append(append(b, '/'), slug...)
 	switch kind {
-	case schemas.DocMarkdown:
+	case render.KindMarkdown:
 		if !def {
 			b = append(append(b, '/'), lang...)
 		}
 		return append(b, ".md"...)
-	case schemas.DocHTML:
+	case render.KindHTML:
 		if !def {
 			b = append(append(b, '/'), lang...)
 		}
 		return b
-	case schemas.DocOfferings:
+	case render.KindOfferings:
 		if !def {
 			b = append(append(b, '/'), lang...)
 		}
 		return append(b, "/offerings.md"...)
-	case schemas.DocJSONLD:
+	case render.KindJSONLD:
 		return append(b, ".json"...)
-	case schemas.DocLegal, schemas.DocPrivacy:
-		names := [2][2]string{{"/impressum", "/legal"}, {"/datenschutz", "/privacy"}}[boolIndex(kind == schemas.DocPrivacy)]
+	case render.KindLegal, render.KindPrivacy:
+		names := [2][2]string{{"/impressum", "/legal"}, {"/datenschutz", "/privacy"}}[boolIndex(kind == render.KindPrivacy)]
 		b = append(b, names[boolIndex(variant == variantEnglish)]...)
 		if !def {
 			b = append(append(b, '/'), lang...)
 		}
 		return b
-	case schemas.DocView:
+	case render.KindView:
 		return append(append(b[:0], "/v1/entries/"...), id...)
 	}
 	return b[:0] // not served by path (the revision kept for the time guard)
@@ -400,7 +390,7 @@ func (ix *docIndex) docAtEntry(at int32, slug, path string) (int32, bool) {
 	for i := e.first; i < e.first+e.n; i++ {
 		d := &ix.docs[i]
 		kind := ix.kinds[d.kind]
-		if kind == schemas.DocView || kind == schemas.DocEntry || kind == schemas.DocSearch || kind == schemas.DocCard {
+		if kind == render.KindView || kind == render.KindEntry || kind == render.KindSearch || kind == render.KindCard {
 			continue
 		}
 		if string(appendDocPath(buf[:0], "", slug, def, kind, ix.langs[d.lang], d.variant)) == path {
@@ -433,7 +423,7 @@ func (ix *docIndex) entryDoc(at int32, kind, lang string) (int32, bool) {
 }
 
 // sameRow compares index rows, times by their instant.
-func sameRow(a, b *schemas.DocRow) bool {
+func sameRow(a, b *publication.DocRow) bool {
 	return a.EntryID == b.EntryID && a.Slug == b.Slug && a.Kind == b.Kind && a.Lang == b.Lang && a.Path == b.Path &&
 		a.Pack == b.Pack && a.Offset == b.Offset && a.Length == b.Length && a.MediaType == b.MediaType && a.ETag == b.ETag &&
 		a.LastModified.Equal(b.LastModified) && a.Revision == b.Revision && a.NextChangeAt.Equal(b.NextChangeAt)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
 )
@@ -31,7 +32,7 @@ type EntryAnswer struct {
 	// View is the EntryView as JSON, ending in a newline.
 	View []byte
 	// Doc is the view's document row: ETag, Last-Modified, revision.
-	Doc schemas.DocRow
+	Doc publication.DocRow
 	r   *Read
 }
 
@@ -52,7 +53,7 @@ func (a *EntryAnswer) ETag() string {
 // (get_entry's text is the bytes of /{slug}.md, §7.4), cut to the
 // sections when they were asked for.
 func (a *EntryAnswer) Markdown() ([]byte, error) {
-	_, md, err := a.r.entryDocBytes(a.Entry.ID, schemas.DocMarkdown, a.Language)
+	_, md, err := a.r.entryDocBytes(a.Entry.ID, render.KindMarkdown, a.Language)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +147,7 @@ func (r *Read) Entry(in EntryInput) (*EntryAnswer, error) {
 		return nil, err
 	}
 	lang := e.Lang(in.Language)
-	d, view, err := r.entryDocBytes(e.ID, schemas.DocView, lang)
+	d, view, err := r.entryDocBytes(e.ID, render.KindView, lang)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +171,7 @@ func (r *Read) Entry(in EntryInput) (*EntryAnswer, error) {
 // made it (schemas.EntryCard, §7.7), or nil when the publication has none
 // (an entry the server re-issued itself, D66).
 func (a *EntryAnswer) Card() (json.RawMessage, error) {
-	_, b, err := a.r.entryDocBytes(a.Entry.ID, schemas.DocCard, a.Language)
+	_, b, err := a.r.entryDocBytes(a.Entry.ID, render.KindCard, a.Language)
 	if err != nil {
 		if e, ok := AsError(err); ok && e.Code == CodeNotFound {
 			return nil, nil

@@ -3,7 +3,7 @@ package query
 import (
 	"slices"
 
-	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/export/publication"
 )
 
 // layers are a publication's document index as the server holds it: the
@@ -67,7 +67,7 @@ func (l *layers) bySlug(slug string) (entryRef, bool) {
 }
 
 // site is the registry-level files of the chain's last index.
-func (l *layers) site() map[string]schemas.DocRow {
+func (l *layers) site() map[string]publication.DocRow {
 	if l.top != nil {
 		return l.top.site
 	}

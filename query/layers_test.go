@@ -6,17 +6,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/pipeline"
 	"github.com/daawid/registry/render"
-	"github.com/daawid/registry/schemas"
-	"github.com/daawid/registry/schemas/snapshotio"
 	"github.com/daawid/registry/schemas/taxonomy"
 )
 
 // TestLayers_D71_DeltaSharesTheFullIndex: after a delta publication the
 // server shares the full index with the publication before and reads
 // only the deltas; what it serves equals the chain resolved row by row
-// (schemas.ResolveDocs), for the shared layers and a fresh open alike.
+// (publication.ResolveDocs), for the shared layers and a fresh open alike.
 func TestLayers_D71_DeltaSharesTheFullIndex(t *testing.T) {
 	dir := t.TempDir()
 	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
@@ -70,17 +69,17 @@ func TestLayers_D71_DeltaSharesTheFullIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fresh.close()
-	want, err := snapshotio.ReadDocs(sn.Dir, &sn.Manifest)
+	want, err := publication.ReadDocs(sn.Dir, &sn.Manifest)
 	if err != nil {
 		t.Fatal(err)
 	}
 	changed := 0
 	for _, s := range []*Snapshot{sn, fresh} {
 		for _, w := range want {
-			var got schemas.DocRow
+			var got publication.DocRow
 			var ok bool
 			switch {
-			case w.Kind == schemas.DocSite || (w.Path != "" && w.Kind != schemas.DocView):
+			case w.Kind == publication.KindSite || (w.Path != "" && w.Kind != render.KindView):
 				got, ok = s.Doc(w.Path)
 			default:
 				got, ok = s.EntryDoc(w.EntryID, w.Kind, w.Lang)
@@ -88,7 +87,7 @@ func TestLayers_D71_DeltaSharesTheFullIndex(t *testing.T) {
 			if !ok || !sameRow(&got, &w) {
 				t.Fatalf("%s %s/%s: got %+v, want %+v", w.EntryID, w.Kind, w.Lang, got, w)
 			}
-			if w.Revision > 1 && w.Kind == schemas.DocMarkdown {
+			if w.Revision > 1 && w.Kind == render.KindMarkdown {
 				changed++
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
 )
@@ -34,7 +35,7 @@ type OfferingsPage struct {
 	Entry *Resolved
 	// Blocks are the markdown blocks of the page's offerings, in order.
 	Blocks [][]byte
-	Doc    schemas.DocRow
+	Doc    publication.DocRow
 }
 
 var categoryRe = regexp.MustCompile(schemas.CategoryPattern)
@@ -131,7 +132,7 @@ func (r *Read) Offerings(in OfferingsInput) (*OfferingsPage, error) {
 		}
 	}
 	if len(p.Offerings) > 0 {
-		_, md, err := r.entryDocBytes(e.ID, schemas.DocOfferings, lang)
+		_, md, err := r.entryDocBytes(e.ID, render.KindOfferings, lang)
 		if err != nil {
 			return nil, err
 		}
@@ -221,7 +222,7 @@ func (r *Read) entryView(entry, language string) (*Resolved, string, *Doc, *sche
 		return nil, "", nil, nil, err
 	}
 	lang := e.Lang(language)
-	d, raw, err := r.entryDocBytes(e.ID, schemas.DocView, lang)
+	d, raw, err := r.entryDocBytes(e.ID, render.KindView, lang)
 	if err != nil {
 		return nil, "", nil, nil, err
 	}
@@ -242,7 +243,7 @@ type BrandKitInput struct {
 type BrandKitPage struct {
 	schemas.BrandKitAnswer
 	Entry *Resolved
-	Doc   schemas.DocRow
+	Doc   publication.DocRow
 }
 
 // BrandKit answers get_brand_kit: the entry's brand kit view (§6), each

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
+	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
 )
 
@@ -27,9 +29,9 @@ func (r *Read) Revision(id string) (*schemas.Entry, error) {
 }
 
 // storedRevision is an entry's revision as the publication stores it
-// (schemas.DocEntry), with its document row.
-func (r *Read) storedRevision(id string) (*schemas.Entry, schemas.DocRow, error) {
-	d, ok := r.sn.EntryDoc(id, schemas.DocEntry, "")
+// (render.KindEntry), with its document row.
+func (r *Read) storedRevision(id string) (*schemas.Entry, publication.DocRow, error) {
+	d, ok := r.sn.EntryDoc(id, render.KindEntry, "")
 	if !ok {
 		return nil, d, notFound("entry %s has no stored revision", id)
 	}

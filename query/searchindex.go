@@ -8,11 +8,12 @@ import (
 
 	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/query/search"
+	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
 )
 
 // The search index of a publication is built from its entries' search
-// records (schemas.DocSearch, written at publish) when the snapshot
+// records (render.KindSearch, written at publish) when the snapshot
 // opens, one index per layer of the document index: a delta publication
 // shares the full layer's search index too, and builds only its own
 // (D71, D72). An entry of the delta layer hides the full layer's, and so
@@ -31,7 +32,7 @@ func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Ind
 	var buf []byte
 	for at := range ix.ents {
 		id := string(ix.idOf(int32(at)))
-		i, ok := ix.entryDoc(int32(at), schemas.DocSearch, "")
+		i, ok := ix.entryDoc(int32(at), render.KindSearch, "")
 		if ix.ents[at].removed || !ok {
 			b.Hide(id)
 			continue

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
 )
@@ -62,7 +63,7 @@ type Read struct {
 func (r *Read) End() { r.sn.Release() }
 
 // Publication is the manifest of the publication the reads see.
-func (r *Read) Publication() *schemas.Manifest { return &r.sn.Manifest }
+func (r *Read) Publication() *publication.Manifest { return &r.sn.Manifest }
 
 // PublicationDir is the directory of the publication the reads see.
 func (r *Read) PublicationDir() string { return r.sn.Dir }
@@ -70,7 +71,7 @@ func (r *Read) PublicationDir() string { return r.sn.Dir }
 // Doc is a document to serve: how (its index row) and where its bytes
 // are (AppendBody, Reader).
 type Doc struct {
-	schemas.DocRow
+	publication.DocRow
 	// Langs are the entry's languages, default first (the Link and
 	// Content-Language headers); none for a registry-level file.
 	Langs []string
@@ -106,7 +107,7 @@ func (r *Read) EntryDoc(entryID, kind, lang string) (*Doc, error) {
 
 // doc serves a document from its pack, or from the entry's stand-in when
 // time has changed the entry since it was published (D66).
-func (r *Read) doc(d schemas.DocRow, langs []string) (*Doc, error) {
+func (r *Read) doc(d publication.DocRow, langs []string) (*Doc, error) {
 	if d.EntryID != "" && !d.NextChangeAt.IsZero() && !r.now.Before(d.NextChangeAt) {
 		st, err := r.standIn(d.EntryID)
 		if err != nil {

@@ -3,7 +3,6 @@ package query
 import (
 	"context"
 	"fmt"
-	"github.com/daawid/registry/schemas/snapshotio"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -12,10 +11,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
+
 	"github.com/VictoriaMetrics/fastcache"
 	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/query/search"
-	"github.com/daawid/registry/schemas"
 )
 
 // Snapshot is one publication opened for serving: its manifest, every
@@ -23,7 +23,7 @@ import (
 // packs open for reading. It is immutable; Snapshots swaps whole ones.
 type Snapshot struct {
 	Dir      string
-	Manifest schemas.Manifest
+	Manifest publication.Manifest
 	ix       layers
 	packs    map[string]*pack // by name
 	cache    *fastcache.Cache // the server's document cache; nil: none
@@ -48,7 +48,7 @@ func OpenSnapshot(dir string) (*Snapshot, error) { return openSnapshot(dir, nil,
 // its index chain with the same full index, that layer is shared, and
 // only the deltas after it are read (D71).
 func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer, cache *fastcache.Cache) (*Snapshot, error) {
-	m, err := snapshotio.ReadManifest(dir)
+	m, err := publication.ReadManifest(dir)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
@@ -92,41 +92,41 @@ func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer, cache *fast
 
 // Doc finds the document served at a path ("/holzwerk-krause.md",
 // "/holzwerk-krause/en", "/llms.txt").
-func (s *Snapshot) Doc(path string) (schemas.DocRow, bool) {
+func (s *Snapshot) Doc(path string) (publication.DocRow, bool) {
 	d, _, ok := s.docAt(path)
 	return d, ok
 }
 
 // docAt finds the document served at a path, with its entry's languages.
-func (s *Snapshot) docAt(path string) (schemas.DocRow, []string, bool) {
+func (s *Snapshot) docAt(path string) (publication.DocRow, []string, bool) {
 	if d, ok := s.ix.site()[path]; ok {
 		return d, nil, true
 	}
 	if len(path) < 2 || path[0] != '/' {
-		return schemas.DocRow{}, nil, false
+		return publication.DocRow{}, nil, false
 	}
 	ix, i, ok := s.ix.docAt(path)
 	if !ok {
-		return schemas.DocRow{}, nil, false
+		return publication.DocRow{}, nil, false
 	}
 	return ix.rowAt(i, path), ix.langsOf(i), true
 }
 
 // EntryDoc finds an entry's document of a kind in a language ("" for the
 // JSON-LD, which holds every language).
-func (s *Snapshot) EntryDoc(entryID, kind, lang string) (schemas.DocRow, bool) {
+func (s *Snapshot) EntryDoc(entryID, kind, lang string) (publication.DocRow, bool) {
 	d, _, ok := s.entryDoc(entryID, kind, lang)
 	return d, ok
 }
 
-func (s *Snapshot) entryDoc(entryID, kind, lang string) (schemas.DocRow, []string, bool) {
+func (s *Snapshot) entryDoc(entryID, kind, lang string) (publication.DocRow, []string, bool) {
 	e, ok := s.ix.byID(entryID)
 	if !ok {
-		return schemas.DocRow{}, nil, false
+		return publication.DocRow{}, nil, false
 	}
 	i, ok := e.ix.entryDoc(e.at, kind, lang)
 	if !ok {
-		return schemas.DocRow{}, nil, false
+		return publication.DocRow{}, nil, false
 	}
 	return e.ix.row(i), e.ix.langsOf(i), true
 }
@@ -157,7 +157,7 @@ type sitePack struct {
 }
 
 // Bytes reads a document whole.
-func (s *Snapshot) Bytes(d schemas.DocRow) ([]byte, error) {
+func (s *Snapshot) Bytes(d publication.DocRow) ([]byte, error) {
 	p, err := s.pack(d.Pack)
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/pipeline"
 	"github.com/daawid/registry/query"
@@ -65,7 +66,7 @@ func TestSnapshot_OpenAndFind(t *testing.T) {
 	if d.ETag == "" || d.MediaType != "text/markdown; charset=utf-8" {
 		t.Errorf("document row %+v", d)
 	}
-	if _, ok := sn.EntryDoc("ent_01k8r3a0b1c2d3e4f5g6h7j8k9", schemas.DocView, "de"); !ok {
+	if _, ok := sn.EntryDoc("ent_01k8r3a0b1c2d3e4f5g6h7j8k9", render.KindView, "de"); !ok {
 		t.Error("no view of Schreinerei Beispiel in de")
 	}
 	if _, ok := sn.Doc("/llms.txt"); !ok {
@@ -141,7 +142,7 @@ func TestSnapshots_SwapUnderLoadDropsNothing(t *testing.T) {
 	}
 	cur.Release()
 	// A broken newer publication: the current one keeps serving.
-	pub, _ := pipeline.CurrentPublication(out)
+	pub, _ := publication.Current(out)
 	broken := filepath.Join(out, "publications", "pub_broken")
 	if err := os.MkdirAll(broken, 0o755); err != nil {
 		t.Fatal(err)

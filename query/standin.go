@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
 )
@@ -23,7 +24,7 @@ type standIn struct {
 }
 
 type standInDoc struct {
-	row  schemas.DocRow
+	row  publication.DocRow
 	body []byte
 }
 
@@ -67,8 +68,8 @@ func renderStandIn(e *schemas.Entry, site render.Site) *standIn {
 	key := site.Key()
 	docs, _ := render.Documents(e, site)
 	for _, d := range docs {
-		st.docs[d.Kind+"\x00"+d.Lang] = &standInDoc{body: d.Body, row: schemas.DocRow{EntryID: e.ID, Slug: e.Slug, Kind: d.Kind, Lang: d.Lang,
-			Path: d.Path, Length: int64(len(d.Body)), MediaType: d.MediaType, ETag: schemas.DocETag(e.ID, e.Record.Revision, d.Kind, d.Lang, key),
+		st.docs[d.Kind+"\x00"+d.Lang] = &standInDoc{body: d.Body, row: publication.DocRow{EntryID: e.ID, Slug: e.Slug, Kind: d.Kind, Lang: d.Lang,
+			Path: d.Path, Length: int64(len(d.Body)), MediaType: d.MediaType, ETag: publication.DocETag(e.ID, e.Record.Revision, d.Kind, d.Lang, key),
 			LastModified: modified, Revision: int32(e.Record.Revision), NextChangeAt: st.next}}
 	}
 	return st

@@ -140,26 +140,11 @@ func AWPManifest(s Site, updated time.Time, entries int) []byte {
 // the sitemap lists every page (decision D58).
 const StructurePagesMax = 1000
 
-// StructureSection is one section of the content structure.
-type StructureSection struct {
-	ID, Title string
-	Tokens    int // of every page of the section
-	Pages     int // every page of the section
-	List      []StructurePage
-}
-
-// StructurePage is one listed page of a section.
-type StructurePage struct {
-	Title, Path string
-	Tokens      int
-	Tags        []string
-}
-
 // AWPStructure is /awp/content/structure.json (AWP-27 to AWP-30): the
 // listed entries as pages, in one section per category sector, each page
 // with its markdown's token estimate. entries must be sorted by slug.
 func AWPStructure(s Site, generated time.Time, entries []Published, sectorOf func(category string) (id, title string)) []byte {
-	bySector := map[string]*StructureSection{}
+	bySector := map[string]*schemas.StructureSection{}
 	var order []string
 	for _, e := range entries {
 		if !e.Listed {
@@ -171,18 +156,18 @@ func AWPStructure(s Site, generated time.Time, entries []Published, sectorOf fun
 		}
 		sec := bySector[id]
 		if sec == nil {
-			sec = &StructureSection{ID: id, Title: title}
+			sec = &schemas.StructureSection{ID: id, Title: title}
 			bySector[id] = sec
 			order = append(order, id)
 		}
 		if len(sec.List) < StructurePagesMax {
-			sec.List = append(sec.List, StructurePage{Title: e.Name, Path: "/" + e.Slug + ".md", Tokens: e.Tokens, Tags: e.Categories})
+			sec.List = append(sec.List, schemas.StructurePage{Title: e.Name, Path: "/" + e.Slug + ".md", Tokens: e.Tokens, Tags: e.Categories})
 		}
 		sec.Tokens += e.Tokens
 		sec.Pages++
 	}
 	sort.Strings(order)
-	secs := make([]StructureSection, 0, len(order))
+	secs := make([]schemas.StructureSection, 0, len(order))
 	for _, id := range order {
 		secs = append(secs, *bySector[id])
 	}
@@ -191,7 +176,7 @@ func AWPStructure(s Site, generated time.Time, entries []Published, sectorOf fun
 
 // AWPStructureOf writes the content structure from its sections, sorted
 // by ID.
-func AWPStructureOf(generated time.Time, sections []StructureSection) []byte {
+func AWPStructureOf(generated time.Time, sections []schemas.StructureSection) []byte {
 	total, pages := 0, 0
 	secs := make([]any, 0, len(sections))
 	for _, sec := range sections {

@@ -27,43 +27,91 @@ func Languages(e *schemas.Entry) []string {
 }
 
 // Documents renders every document of an entry a publication holds, in
-// the order the publication writes them: per language (default first) the
-// markdown, the page, the view, the offerings markdown when it has
-// offerings, the legal page when it has an operator block and the privacy
-// notice when Daawid hosts it; then once the JSON-LD. The pipeline writes
-// them; the server's time guard makes them again for an entry time has
-// changed (D66), so the two can never list different documents. It also
-// returns the EntryView of every language, the default first: the
-// exports are made of the default's, the search record of all.
+// the order of Table: per language (default first) the markdown, the page,
+// the view, the offerings markdown when it has offerings, the legal page
+// when it has an operator block and the privacy notice when Daawid hosts
+// it; then once the JSON-LD; the card of every language; the search
+// record of a listed entry and the revision of an entry the server may
+// need whole. The pipeline writes them; the server's time guard makes them
+// again for an entry time has changed (D66), so the two can never list
+// different documents. It also returns the EntryView of every language,
+// the default first: the exports are made of the default's, the search
+// record of all.
 func Documents(e *schemas.Entry, site Site) ([]Document, []schemas.EntryView) {
+	j := &docJob{e: e, site: site, shared: true}
+	langs := Languages(e)
 	var out []Document
-	var views []schemas.EntryView
-	add := func(kind, lang, path, media string, body []byte) {
-		out = append(out, Document{Kind: kind, Lang: lang, Path: path, MediaType: media, Body: body})
+	for start := 0; start < len(Table); {
+		end := start + 1
+		for end < len(Table) && Table[end].PerLanguage == Table[start].PerLanguage {
+			end++
+		}
+		run := Table[start:end]
+		if !run[0].PerLanguage {
+			for _, f := range run {
+				out = j.add(out, f, "")
+			}
+		}
+		for _, lang := range langs {
+			if run[0].PerLanguage {
+				for _, f := range run {
+					out = j.add(out, f, lang)
+				}
+			}
+		}
+		start = end
 	}
-	const md, html = "text/markdown; charset=utf-8", "text/html; charset=utf-8"
-	for _, lang := range Languages(e) {
-		suffix := ""
-		if lang != e.DefaultLanguage {
-			suffix = "/" + lang
-		}
-		r := RenderLanguage(e, lang, site)
-		views = append(views, r.EntryView)
-		add(schemas.DocMarkdown, lang, URLPath(MarkdownURL(site, e, lang)), md, r.Markdown)
-		add(schemas.DocHTML, lang, URLPath(HTMLPageURL(site, e, lang)), html, r.HTML)
-		add(schemas.DocView, lang, "/v1/entries/"+e.ID, "application/json", r.View)
-		if len(e.Offerings) > 0 {
-			add(schemas.DocOfferings, lang, "/"+e.Slug+suffix+"/offerings.md", md, OfferingsMarkdown(e, lang, site))
-		}
-		if b, ok := LegalPage(e, lang, site); ok {
-			add(schemas.DocLegal, lang, URLPath(LegalURL(site, e))+suffix, html, b)
-		}
-		if b, ok := PrivacyPage(e, lang, site); ok {
-			add(schemas.DocPrivacy, lang, URLPath(PrivacyURL(site, e))+suffix, html, b)
-		}
+	return out, j.views()
+}
+
+// add renders one format's document when the entry has it.
+func (j *docJob) add(out []Document, f Format, lang string) []Document {
+	if f.Applies != nil && !f.Applies(j.e, lang, j.site) {
+		return out
 	}
-	add(schemas.DocJSONLD, "", "/"+e.Slug+".json", "application/ld+json", JSONLD(e, site))
-	return out, views
+	body := f.make(j, lang, nil)
+	if body == nil {
+		return out
+	}
+	path := ""
+	if f.Path != nil {
+		path = f.Path(j.e, lang, j.site)
+	}
+	return append(out, Document{Kind: f.Name, Lang: lang, Path: path, MediaType: f.MediaType, Body: body})
+}
+
+// docJob is one entry's rendering: the per-language projections that
+// share an intermediate document are made once, when a format first asks.
+type docJob struct {
+	e    *schemas.Entry
+	site Site
+	// shared: several formats are rendered (Documents), so the markdown,
+	// the page and the view of a language are made together; a format
+	// rendered alone makes only itself.
+	shared bool
+	langs  map[string]*Rendered
+}
+
+func (j *docJob) language(lang string) *Rendered {
+	if r, ok := j.langs[lang]; ok {
+		return r
+	}
+	if j.langs == nil {
+		j.langs = map[string]*Rendered{}
+	}
+	r := RenderLanguage(j.e, lang, j.site)
+	j.langs[lang] = &r
+	return &r
+}
+
+// views are the EntryViews of every language, the default first.
+func (j *docJob) views() []schemas.EntryView {
+	langs := Languages(j.e)
+	out := make([]schemas.EntryView, len(langs))
+	for i, l := range langs {
+		out[i] = j.language(l).EntryView
+	}
+	return out
 }
 
 // URLPath is the path of an absolute URL ("https://daawid.example/x" →

@@ -94,7 +94,7 @@ const EngineVersion = "daawid-engine/0.4"
 
 // Key is what besides a revision and a language decides the bytes of an
 // entry's documents: the engine and the base URLs. It is part of every
-// document's ETag (schemas.DocETag).
+// document's ETag (publication.DocETag).
 func (s Site) Key() string {
 	sum := sha256.Sum256([]byte(EngineVersion + "\x00" + s.BaseURL + "\x00" + s.APIURL + "\x00" + s.MCPURL))
 	return hex.EncodeToString(sum[:8])

@@ -74,12 +74,6 @@ type SearchOutput struct {
 	RankingPolicy string       `json:"rankingPolicy"`
 }
 
-// DocSearch is an entry's search record in the pack (JSON, never served):
-// what search needs of a listed entry, taken from its views, with its
-// words already folded and stemmed (schemas/terms). The server builds its
-// search index from these when it opens a publication.
-const DocSearch = "search"
-
 // SearchRecord is an entry as search sees it. It holds only what the
 // entry's views show (no street of a locality-only location, no expired
 // capacity, no private contact).
@@ -129,11 +123,6 @@ type SearchLocation struct {
 	Hours      []HoursRule          `json:"hours,omitempty"`
 	Exceptions []HoursExceptionView `json:"exceptions,omitempty"`
 }
-
-// DocCard is an entry's card in one language (JSON, never served by
-// path): what the MCP Apps entry card shows (§7.7), made at publish and
-// carried in get_entry's result _meta, where the model does not read it.
-const DocCard = "card"
 
 // EntryCard is the entry card's data: entry data only (MCP-70).
 type EntryCard struct {

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/daawid/registry/pipeline"
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/query/search"
@@ -56,12 +56,12 @@ func benchSearch(args []string, stdout, stderr io.Writer) int {
 	logf := func(format string, a ...any) {
 		fmt.Fprintf(stderr, time.Now().Format("15:04:05")+" "+format+"\n", a...)
 	}
-	if _, err := pipeline.CurrentPublication(out); err != nil || !*reuse {
+	if _, err := publication.Current(out); err != nil || !*reuse {
 		if err := searchBenchSetup(work, *entries, *seed, logf); err != nil {
 			return fail(err)
 		}
 	}
-	pub, err := pipeline.CurrentPublication(out)
+	pub, err := publication.Current(out)
 	if err != nil {
 		return fail(err)
 	}

@@ -26,10 +26,10 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2" // the publication's registry.duckdb
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/pipeline"
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/render"
-	"github.com/daawid/registry/schemas"
 )
 
 // benchServe is "daawid bench serve": the load benchmark of
@@ -386,7 +386,7 @@ func (b *serveBench) setup(entries int, seed int64, nslugs, changed int) (*serve
 	if err := json.Unmarshal(full.out, &su.RepA); err != nil {
 		return nil, err
 	}
-	if su.PubA, err = pipeline.CurrentPublication(out); err != nil {
+	if su.PubA, err = publication.Current(out); err != nil {
 		return nil, err
 	}
 	b.logf("publication A %s: %d entries, %d documents, %.1f GB in %.1f s (peak RSS %d MB)",
@@ -406,7 +406,7 @@ func (b *serveBench) setup(entries int, seed int64, nslugs, changed int) (*serve
 	if err := json.Unmarshal(delta.out, &su.RepB); err != nil {
 		return nil, err
 	}
-	if su.PubB, err = pipeline.CurrentPublication(out); err != nil {
+	if su.PubB, err = publication.Current(out); err != nil {
 		return nil, err
 	}
 	if su.PubB == su.PubA {
@@ -494,7 +494,7 @@ func writeStaticTree(pub, root string, n int, seed int64) (*staticTree, error) {
 			return nil, fmt.Errorf("slug %q is not a plain path segment", s)
 		}
 		d, ok := sn.Doc(p)
-		if !ok || d.Kind != schemas.DocMarkdown {
+		if !ok || d.Kind != render.KindMarkdown {
 			return nil, fmt.Errorf("publication %s serves no markdown at %s", pub, p)
 		}
 		body, err := sn.Bytes(d)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/daawid/registry/schemas/snapshotio"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -11,9 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
+
 	"github.com/daawid/registry/feeds"
 	"github.com/daawid/registry/fixtures/synth"
-	"github.com/daawid/registry/pipeline"
 )
 
 // TestPipelineRun_SIGKILL kills `daawid pipeline run` with SIGKILL at 20
@@ -66,15 +66,15 @@ func TestPipelineRun_SIGKILL(t *testing.T) {
 	}
 	check := func(when string) int64 {
 		t.Helper()
-		pub, err := pipeline.CurrentPublication(out)
+		pub, err := publication.Current(out)
 		if err != nil {
 			t.Fatalf("%s: no current publication: %v", when, err)
 		}
-		m, err := pipeline.VerifyPublication(pub)
+		m, err := publication.Verify(pub)
 		if err != nil {
 			t.Fatalf("%s: the current publication is damaged: %v", when, err)
 		}
-		all, _, err := snapshotio.ReadFeed(filepath.Join(pub, feeds.Dir), 0, 1<<30)
+		all, _, err := publication.ReadFeed(filepath.Join(pub, feeds.Dir), 0, 1<<30)
 		if err != nil {
 			t.Fatalf("%s: feed: %v", when, err)
 		}

@@ -13,12 +13,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/fixtures/websites"
 	"github.com/daawid/registry/pipeline"
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/render"
-	"github.com/daawid/registry/schemas/snapshotio"
 	"github.com/daawid/registry/schemas/taxonomy"
 )
 
@@ -140,8 +140,8 @@ func prepareDemo(dir string, site render.Site, stdout io.Writer) (*demo, error) 
 		Publish: pipeline.PublishConfig{StateDir: state, OutDir: out, Site: site, Exports: true},
 		Keep:    5,
 	}}
-	if pub, err := pipeline.CurrentPublication(out); err == nil {
-		if m, err := snapshotio.ReadManifest(pub); err == nil && m.BaseURL == site.BaseURL {
+	if pub, err := publication.Current(out); err == nil {
+		if m, err := publication.ReadManifest(pub); err == nil && m.BaseURL == site.BaseURL {
 			fmt.Fprintf(stdout, "serving the existing publication %s (remove %s to start over)\n", pub, dir)
 			return d, nil
 		}
@@ -175,7 +175,7 @@ func prepareDemo(dir string, site render.Site, stdout io.Writer) (*demo, error) 
 	if err != nil {
 		return nil, err
 	}
-	pub, _ := pipeline.CurrentPublication(out)
+	pub, _ := publication.Current(out)
 	fmt.Fprintf(stdout, "compiled %d rows and %d websites into %s; merged %d owner revision and %d events\n",
 		r1.Compile.RowsRead, r1.Compile.SitesCrawled, filepath.Join(state, pipeline.StateFile), r2.Compile.Merged, r2.Compile.Events)
 	fmt.Fprintf(stdout, "published %d entries (%d documents) in %s\n", r2.Publish.Entries, r2.Publish.Documents, pub)

@@ -9,10 +9,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/keys"
 	"github.com/daawid/registry/schemas"
-	"github.com/daawid/registry/schemas/snapshotio"
 	"github.com/gin-gonic/gin"
 )
 
@@ -148,7 +148,7 @@ func (s *Server) changes(c *gin.Context, rd *query.Read) error {
 		}
 		limit = n
 	}
-	list, more, err := snapshotio.ReadFeed(filepath.Join(rd.PublicationDir(), snapshotio.FeedDir), after, limit)
+	list, more, err := publication.ReadFeed(filepath.Join(rd.PublicationDir(), publication.FeedDir), after, limit)
 	if err != nil {
 		return err
 	}

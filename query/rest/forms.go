@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
 	"github.com/gin-gonic/gin"
 	"github.com/oklog/ulid/v2"
@@ -117,7 +118,7 @@ func (s *Server) reportEntry(rd *query.Read, slug string) (*query.Resolved, entr
 	if err != nil {
 		return nil, entryPage{}, err
 	}
-	d, err := rd.EntryDoc(e.ID, schemas.DocView, e.DefaultLanguage())
+	d, err := rd.EntryDoc(e.ID, render.KindView, e.DefaultLanguage())
 	if err != nil {
 		return nil, entryPage{}, err
 	}

@@ -17,6 +17,7 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/pipeline"
 	"github.com/daawid/registry/query"
@@ -119,7 +120,7 @@ func buildRegistry(dir string) error {
 	if _, err := pipeline.Run(ctx, cfg, "test"); err != nil {
 		return err
 	}
-	pub, err := pipeline.CurrentPublication(reg.out)
+	pub, err := publication.Current(reg.out)
 	if err != nil {
 		return err
 	}
@@ -309,7 +310,7 @@ func publishAt(t *testing.T, state, out string, now time.Time) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := pipeline.CurrentPublication(out)
+	pub, err := publication.Current(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/query"
-	"github.com/daawid/registry/schemas"
 	"github.com/gin-gonic/gin"
 )
 
@@ -50,7 +50,7 @@ func mediaValue(m string) []string {
 // ETag (HTTP-10), Last-Modified (HTTP-11), Content-Language (HTTP-12),
 // Cache-Control (HTTP-13), CORS on .md, .json and API reads (HTTP-15) and
 // the Link header to the other representations (HTTP-16).
-func (s *Server) docHeaders(c *gin.Context, d *schemas.DocRow, langs []string, cors bool) {
+func (s *Server) docHeaders(c *gin.Context, d *publication.DocRow, langs []string, cors bool) {
 	h := c.Writer.Header()
 	vals := make([]string, 0, 4) // the values made for this response, in one allocation
 	set := func(key, v string) {

@@ -4,7 +4,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
 	"github.com/gin-gonic/gin"
 )
@@ -52,7 +54,7 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 	// page's markdown is its path with ".md".
 	negotiated := false
 	doc, err := rd.Document(path)
-	if err == nil && doc.Kind == schemas.DocHTML {
+	if err == nil && doc.Kind == render.KindHTML {
 		negotiated = true
 		c.Writer.Header()["Vary"] = valVaryAccept // HTTP-14: on /{slug} only
 		if prefersMarkdown(r.Header.Get("Accept")) {
@@ -68,13 +70,13 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 		}
 		return err
 	}
-	if doc.Kind == schemas.DocSite {
+	if doc.Kind == publication.KindSite {
 		s.siteHeaders(c, doc)
 		return serveDoc(c, doc)
 	}
-	html := doc.Kind == schemas.DocHTML || doc.Kind == schemas.DocLegal || doc.Kind == schemas.DocPrivacy
+	html := doc.Kind == render.KindHTML || doc.Kind == render.KindLegal || doc.Kind == render.KindPrivacy
 	s.docHeaders(c, &doc.DocRow, doc.Langs, !html)
-	if negotiated && doc.Kind != schemas.DocHTML {
+	if negotiated && doc.Kind != render.KindHTML {
 		c.Header("Content-Location", doc.Path)
 	}
 	return serveDoc(c, doc)

@@ -1,16 +1,10 @@
-package schemas
+package publication
 
 import (
 	"sort"
 	"strconv"
 	"time"
 )
-
-// The snapshot format: what the pipeline writes into a publication and the
-// server reads (ARCHITECTURE: the two sides share only the entry model and
-// this). A publication is a directory with manifest.json, registry.duckdb,
-// packs/ (document bytes), index/ (document indexes in Parquet, DocRow
-// rows), feed/ and exports/ (decision D59).
 
 // Manifest is a publication's manifest.json.
 type Manifest struct {
@@ -85,23 +79,15 @@ func DocETag(entryID string, revision int, kind, lang, renderKey string) string 
 	return string(append(b, '"'))
 }
 
-// Document kinds.
+// The index-level kinds. Every other kind in an index is the name of a
+// per-entry format of render.Formats (one table, D59): a publication never
+// names a kind of its own beyond these two.
 const (
-	DocMarkdown  = "md"
-	DocOfferings = "offerings-md"
-	DocJSONLD    = "jsonld"
-	DocHTML      = "html"
-	DocLegal     = "legal-html"
-	DocPrivacy   = "privacy-html" // the privacy notice Daawid hosts (HTTP-33, D17)
-	DocView      = "view"
-	DocSite      = "site"    // a registry-level file
-	DocRemoved   = "removed" // in a delta index: the entry has no documents any more
-	// DocEntry is the entry's revision itself (JSON), kept for an entry
-	// with a nextChangeAt so the server can re-render it when the pipeline
-	// is late (ARCHITECTURE decision 2), and for an entry that takes
-	// requests, whose runs need its actions whole (D75); it has no path and
-	// is never served.
-	DocEntry = "entry"
+	// KindSite is a registry-level file (llms.txt, the sitemaps, ...).
+	KindSite = "site"
+	// KindRemoved, in a delta index, says the entry has no documents any
+	// more.
+	KindRemoved = "removed"
 )
 
 // ResolveDocs reads an index chain (the indexes of a manifest, in order,
@@ -117,7 +103,7 @@ func ResolveDocs(chain [][]DocRow) []DocRow {
 		seen := map[string]bool{}
 		site = site[:0:0]
 		for _, d := range docs {
-			if d.Kind == DocSite {
+			if d.Kind == KindSite {
 				site = append(site, d)
 				continue
 			}
@@ -125,7 +111,7 @@ func ResolveDocs(chain [][]DocRow) []DocRow {
 				seen[d.EntryID] = true
 				delete(byEntry, d.EntryID)
 			}
-			if d.Kind != DocRemoved {
+			if d.Kind != KindRemoved {
 				byEntry[d.EntryID] = append(byEntry[d.EntryID], d)
 			}
 		}

@@ -1,38 +1,20 @@
-// Package snapshotio reads the snapshot format's files (schemas.Manifest,
-// the Parquet document indexes). Both sides use it: the pipeline to carry
-// a publication forward, the server to open one. It is the one piece of
-// I/O that belongs to the format itself (decision D65).
-package snapshotio
+package publication
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
-	"github.com/daawid/registry/schemas"
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
-// ReadManifest reads a publication's manifest.json.
-func ReadManifest(dir string) (*schemas.Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		return nil, err
-	}
-	var m schemas.Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: manifest.json: %w", dir, err)
-	}
-	return &m, nil
-}
-
 // ReadDocIndex reads one document index file.
-func ReadDocIndex(path string) ([]schemas.DocRow, error) {
-	var out []schemas.DocRow
-	err := ScanDocIndex(path, func(rows []schemas.DocRow) error {
+func ReadDocIndex(path string) ([]DocRow, error) {
+	var out []DocRow
+	err := ScanDocIndex(path, func(rows []DocRow) error {
 		out = append(out, rows...)
 		return nil
 	})
@@ -42,7 +24,7 @@ func ReadDocIndex(path string) ([]schemas.DocRow, error) {
 // ScanDocIndex reads a document index in batches, in order, without
 // holding it whole: fn gets each batch and must copy what it keeps (the
 // server keeps a compact form of a million entries' rows).
-func ScanDocIndex(path string, fn func([]schemas.DocRow) error) error {
+func ScanDocIndex(path string, fn func([]DocRow) error) error {
 	return ScanParquet(path, fn)
 }
 
@@ -84,9 +66,9 @@ func ScanParquet[T any](path string, fn func([]T) error) error {
 }
 
 // ReadDocs reads a publication's documents through its index chain
-// (schemas.ResolveDocs).
-func ReadDocs(dir string, m *schemas.Manifest) ([]schemas.DocRow, error) {
-	var chain [][]schemas.DocRow
+// (ResolveDocs).
+func ReadDocs(dir string, m *Manifest) ([]DocRow, error) {
+	var chain [][]DocRow
 	for _, idx := range m.Index {
 		docs, err := ReadDocIndex(filepath.Join(dir, filepath.FromSlash(idx)))
 		if err != nil {
@@ -94,5 +76,38 @@ func ReadDocs(dir string, m *schemas.Manifest) ([]schemas.DocRow, error) {
 		}
 		chain = append(chain, docs)
 	}
-	return schemas.ResolveDocs(chain), nil
+	return ResolveDocs(chain), nil
+}
+
+// WriteDocIndex writes a document index atomically: ZSTD-compressed
+// Parquet, in row groups of 64 Ki rows, DocRow by DocRow in the order
+// given (an entry's documents together, in the order written).
+func WriteDocIndex(path string, docs []DocRow) error {
+	af, err := CreateAtomic(path)
+	if err != nil {
+		return err
+	}
+	w := parquet.NewGenericWriter[DocRow](af.File, parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+		parquet.PageBufferSize(32<<10), parquet.MaxRowsPerRowGroup(64<<10))
+	for i := 0; i < len(docs); i += 4096 {
+		if _, err := w.Write(docs[i:min(i+4096, len(docs))]); err != nil {
+			af.Abort()
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		af.Abort()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return af.Commit()
+}
+
+// ReadPublicationDocs reads the documents of the publication in dir
+// through its manifest's index chain (ResolveDocs).
+func ReadPublicationDocs(dir string) ([]DocRow, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	return ReadDocs(dir, m)
 }

@@ -1,4 +1,4 @@
-package snapshotio
+package publication
 
 import (
 	"bufio"

@@ -1,0 +1,76 @@
+package publication
+
+import (
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// WriteStatic writes a publication's served documents as a plain file
+// tree any web server or CDN can serve: each document at its path; a page
+// without an extension as {path}/index.html, a document several languages
+// share a path for (the view) as {path}/{lang}.json, another JSON
+// document without an extension (the server card) as {path}.json. A
+// document without a path is not served and not written.
+func WriteStatic(pub, dir string) error {
+	docs, err := ReadPublicationDocs(pub)
+	if err != nil {
+		return err
+	}
+	packs := map[string]*os.File{}
+	defer func() {
+		for _, f := range packs {
+			f.Close()
+		}
+	}()
+	for _, d := range docs {
+		if d.Path == "" {
+			continue
+		}
+		pack := packs[d.Pack]
+		if pack == nil {
+			if pack, err = os.Open(filepath.Join(pub, filepath.FromSlash(d.Pack))); err != nil {
+				return err
+			}
+			packs[d.Pack] = pack
+		}
+		if err := writeStaticFile(filepath.Join(dir, filepath.FromSlash(StaticName(d))), io.NewSectionReader(pack, d.Offset, d.Length)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StaticName is where WriteStatic writes a document, relative to the
+// tree's root.
+func StaticName(d DocRow) string {
+	rel := strings.TrimPrefix(d.Path, "/")
+	if path.Ext(d.Path) != "" {
+		return rel
+	}
+	switch {
+	case strings.HasPrefix(d.MediaType, "text/html"):
+		return rel + "/index.html"
+	case d.Lang != "" && d.Kind != KindSite:
+		return rel + "/" + d.Lang + ".json"
+	default:
+		return rel + ".json"
+	}
+}
+
+func writeStaticFile(path string, r io.Reader) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,434 @@
+package export
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/daawid/registry/export/publication"
+	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/taxonomy"
+	"github.com/duckdb/duckdb-go/v2"
+)
+
+// RegistryDB writes a publication's registry.duckdb (the tables of
+// publication.TablesSQL) with the Appender: a full publication makes it
+// new (NewRegistryDB), a delta starts from a copy of the previous one
+// (CopyRegistryDB).
+type RegistryDB struct {
+	db      *sql.DB
+	conn    *sql.Conn
+	entries *duckdb.Appender
+	more    map[string]*duckdb.Appender // the per-entry tables
+	reused  []string
+}
+
+// NewRegistryDB makes a new registry.duckdb at path, with the taxonomy's
+// categories.
+func NewRegistryDB(path string) (*RegistryDB, error) {
+	db, err := sql.Open("duckdb", path)
+	if err != nil {
+		return nil, err
+	}
+	for _, q := range publication.TablesSQL {
+		if _, err := db.Exec(q); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("registry.duckdb: %w", err)
+		}
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	r := &RegistryDB{db: db, conn: conn}
+	if err := r.categories(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	if err := r.appenders(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// appenders opens the Appenders of the per-entry tables.
+func (r *RegistryDB) appenders() error {
+	r.more = map[string]*duckdb.Appender{}
+	return r.conn.Raw(func(dc any) error {
+		var err error
+		if r.entries, err = duckdb.NewAppender(dc.(driver.Conn), "", "main", "entries"); err != nil {
+			return err
+		}
+		for _, t := range publication.EntryTables {
+			if r.more[t], err = duckdb.NewAppender(dc.(driver.Conn), "", "main", t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// categories writes the taxonomy.
+func (r *RegistryDB) categories() error {
+	tax := taxonomy.Default()
+	var rows [][]driver.Value
+	for _, c := range tax.Categories() {
+		labels, _ := json.Marshal(tax.Labels(c.Code))
+		terms, _ := json.Marshal(tax.Terms(c.Code))
+		rows = append(rows, []driver.Value{c.Code, c.Sector, nullable(c.SchemaType), nonNil(c.NACE), string(labels), string(terms)})
+	}
+	return publication.AppendRows(r.conn, "", "categories", rows)
+}
+
+// tables appends an entry's rows in the per-entry tables.
+func (r *RegistryDB) tables(t *Rows) error {
+	for _, o := range t.Offerings {
+		if err := r.more["offerings"].AppendRow(o.EntryID, o.OfferingID, o.Kind, o.Name, nullable(o.Description), nullable(o.Category), nullable(o.Audience),
+			nullable(o.PriceKind), nullable(o.PriceAmount), nullable(o.PriceMin), nullable(o.PriceMax), nullable(o.Currency), nullable(o.PriceUnit), o.Language); err != nil {
+			return err
+		}
+	}
+	for _, l := range t.Locations {
+		var lat, lon driver.Value
+		if l.AddressDisplay == string(schemas.DisplayFull) && (l.Lat != 0 || l.Lon != 0) {
+			lat, lon = l.Lat, l.Lon
+		}
+		if err := r.more["locations"].AppendRow(l.EntryID, l.LocationID, nullable(l.Name), nullable(l.Street), nullable(l.PostalCode), nullable(l.Locality),
+			nullable(l.Region), l.AddressDisplay, lat, lon, nullable(l.TimeZone), nullable(l.Hours)); err != nil {
+			return err
+		}
+	}
+	for _, c := range t.Contacts {
+		if err := r.more["contact_points"].AppendRow(c.EntryID, c.ContactID, c.Name, c.Purposes, nullable(c.Phone), nullable(c.Email), c.Languages); err != nil {
+			return err
+		}
+	}
+	for _, a := range t.Actions {
+		if err := r.more["actions"].AppendRow(a.EntryID, a.ActionID, a.Type, a.Name, a.OfferingIDs); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func nullable(s string) driver.Value {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// Published is what the entries table records of an entry's published
+// documents: its languages (the default first), the ETag and size of its
+// default-language markdown, and when time alone changes it.
+type Published struct {
+	Languages     []string
+	ETag          string
+	MarkdownBytes int64
+	NextChangeAt  time.Time
+}
+
+// Entry appends a rendered entry's rows: its row in entries and its rows
+// in the per-entry tables.
+func (r *RegistryDB) Entry(e *schemas.Entry, p Published, t *Rows) error {
+	if err := r.tables(t); err != nil {
+		return err
+	}
+	var locality, postal, country string
+	var lat, lon driver.Value
+	if len(e.Locations) > 0 {
+		loc := e.Locations[0]
+		for _, l := range e.Locations {
+			if l.ID == e.PrimaryLocationID {
+				loc = l
+			}
+		}
+		locality, postal, country = loc.Address.Locality, loc.Address.PostalCode, loc.Address.Country
+		// A point only where the address is shown in full (I15): a
+		// locality-only location is placed by its town.
+		if loc.Geo != nil && loc.AddressDisplay == schemas.DisplayFull {
+			lat, lon = loc.Geo.Lat, loc.Geo.Lng
+		}
+	}
+	return r.entries.AppendRow(e.ID, e.Slug, string(e.Status), e.Listed, string(e.Kind), e.DisplayName, e.DefaultLanguage,
+		nonNil(p.Languages), nonNil(e.Categories), nullable(e.Summary.Get(e.DefaultLanguage)), nullable(locality), nullable(postal),
+		nullable(country), lat, lon, string(e.Verification.Level), nonNil(e.VerifiedHosts()), int32(e.Record.Revision), nullable(p.ETag),
+		schemas.ParseTime(e.Record.UpdatedAt), nullTime(p.NextChangeAt), nil, nil, p.MarkdownBytes)
+}
+
+// OldSlug is a slug an entry had before a rename.
+type OldSlug struct{ Slug, EntryID string }
+
+// OldSlugs writes the table of slugs entries had before (the server
+// redirects them, D47): every one, so a delta's copy is replaced whole.
+func (r *RegistryDB) OldSlugs(ctx context.Context, slugs []OldSlug) error {
+	// The table is made with the database (DDL next to open Appenders
+	// loses their rows).
+	if _, err := r.conn.ExecContext(ctx, `DELETE FROM old_slugs`); err != nil {
+		return fmt.Errorf("old slugs: %w", err)
+	}
+	for _, o := range slugs {
+		if _, err := r.conn.ExecContext(ctx, `INSERT INTO old_slugs VALUES (?, ?)`, o.Slug, o.EntryID); err != nil {
+			return fmt.Errorf("old slugs: %w", err)
+		}
+	}
+	return nil
+}
+
+// CopyRegistryDB starts a delta publication's database as a copy of the
+// previous one without the rows of the entries that changed.
+func CopyRegistryDB(src, dst string, changed []string) (*RegistryDB, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return nil, err
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		in.Close()
+		return nil, err
+	}
+	_, err = io.Copy(out, in)
+	in.Close()
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("duckdb", dst)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	r := &RegistryDB{db: db, conn: conn}
+	ctx := context.Background()
+	if err := publication.TempStrings(ctx, conn, "changed", "entry_id", changed); err != nil {
+		r.Close()
+		return nil, err
+	}
+	for _, t := range append([]string{"entries"}, publication.EntryTables...) {
+		if _, err := conn.ExecContext(ctx, `DELETE FROM `+t+` WHERE entry_id IN (SELECT entry_id FROM temp.changed)`); err != nil {
+			r.Close()
+			return nil, err
+		}
+	}
+	for _, q := range []string{publication.OldSlugsSQL, publication.OldSlugsComment} { // a publication from before the table
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			r.Close()
+			return nil, err
+		}
+	}
+	if err := r.appenders(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// Reused notes an entry whose documents were copied: its rows are copied
+// from the previous publication's registry.duckdb by CopyReused.
+func (r *RegistryDB) Reused(entryID string) {
+	r.reused = append(r.reused, entryID)
+}
+
+// CopyReused copies the rows of the reused entries from the previous
+// publication's database.
+func (r *RegistryDB) CopyReused(prevDB string) error {
+	if len(r.reused) == 0 {
+		return nil
+	}
+	ctx := context.Background()
+	if err := r.Flush(); err != nil {
+		return err
+	}
+	if err := publication.TempStrings(ctx, r.conn, "reused", "entry_id", r.reused); err != nil {
+		return err
+	}
+	stmts := []string{`ATTACH '` + strings.ReplaceAll(prevDB, "'", "''") + `' AS prev (READ_ONLY)`}
+	for _, t := range append([]string{"entries"}, publication.EntryTables...) {
+		stmts = append(stmts, `INSERT INTO `+t+` SELECT p.* FROM prev.`+t+` p JOIN temp.reused USING (entry_id)`)
+	}
+	stmts = append(stmts, `DETACH prev`)
+	for _, q := range stmts {
+		if _, err := r.conn.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("registry.duckdb: %w", err)
+		}
+	}
+	return nil
+}
+
+// SitemapLines makes the sitemap lines of every listed entry's pages (its
+// default language first), in slug order, in parts of at most limit URLs,
+// with each part's newest lastmod. Slugs and language codes need no XML
+// escaping ([a-z0-9-]); the base URL is escaped here.
+func (r *RegistryDB) SitemapLines(baseURL string, limit int) ([]string, []time.Time, error) {
+	var base strings.Builder
+	xml.EscapeText(&base, []byte(baseURL))
+	q := `WITH urls AS (
+			SELECT slug, i, languages[i] AS lang, last_modified FROM (
+				SELECT slug, languages, last_modified, unnest(generate_series(1, len(languages))) AS i
+				FROM entries WHERE listed AND status <> 'removed')),
+		numbered AS (SELECT *, (row_number() OVER (ORDER BY slug, i) - 1) // ? AS part FROM urls)
+		SELECT part, string_agg('<url><loc>' || ? || '/' || slug || CASE WHEN i > 1 THEN '/' || lang ELSE '' END ||
+			'</loc><lastmod>' || strftime(last_modified, '%Y-%m-%dT%H:%M:%SZ') || '</lastmod></url>' || chr(10), '' ORDER BY slug, i),
+			max(last_modified)
+		FROM numbered GROUP BY part ORDER BY part`
+	rs, err := r.conn.QueryContext(context.Background(), q, limit, base.String())
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rs.Close()
+	var lines []string
+	var lastmods []time.Time
+	for rs.Next() {
+		var part int
+		var line string
+		var last time.Time
+		if err := rs.Scan(&part, &line, &last); err != nil {
+			return nil, nil, err
+		}
+		lines, lastmods = append(lines, line), append(lastmods, last.UTC())
+	}
+	return lines, lastmods, rs.Err()
+}
+
+// Structure makes the sections of the AWP content structure: one per
+// sector of the entries' first category, with every page's token estimate
+// counted and the first pagesMax pages by slug listed.
+func (r *RegistryDB) Structure(pagesMax int, title func(sector string) string) ([]schemas.StructureSection, error) {
+	ctx := context.Background()
+	const sectorSQL = `coalesce(nullif(split_part(categories[1], '.', 1), ''), 'other')`
+	rs, err := r.conn.QueryContext(ctx, `SELECT `+sectorSQL+` AS sector, count(*), coalesce(sum((coalesce(md_bytes, 0) + 3) // 4), 0)
+		FROM entries WHERE listed AND status <> 'removed' GROUP BY ALL ORDER BY sector`)
+	if err != nil {
+		return nil, err
+	}
+	var secs []schemas.StructureSection
+	index := map[string]int{}
+	for rs.Next() {
+		var sec schemas.StructureSection
+		if err := rs.Scan(&sec.ID, &sec.Pages, &sec.Tokens); err != nil {
+			rs.Close()
+			return nil, err
+		}
+		sec.Title = "Other"
+		if sec.ID != "other" {
+			sec.Title = title(sec.ID)
+		}
+		index[sec.ID] = len(secs)
+		secs = append(secs, sec)
+	}
+	rs.Close()
+	rs, err = r.conn.QueryContext(ctx, `SELECT sector, name, slug, tokens, categories FROM (
+			SELECT `+sectorSQL+` AS sector, coalesce(name, '') AS name, slug, (coalesce(md_bytes, 0) + 3) // 4 AS tokens, categories,
+				row_number() OVER (PARTITION BY `+sectorSQL+` ORDER BY slug) AS n
+			FROM entries WHERE listed AND status <> 'removed')
+		WHERE n <= ? ORDER BY sector, slug`, pagesMax)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	for rs.Next() {
+		var sector, name, slug string
+		var tokens int
+		var cats duckdb.Composite[[]string]
+		if err := rs.Scan(&sector, &name, &slug, &tokens, &cats); err != nil {
+			return nil, err
+		}
+		sec := &secs[index[sector]]
+		sec.List = append(sec.List, schemas.StructurePage{Title: name, Path: "/" + slug + ".md", Tokens: tokens, Tags: cats.Get()})
+	}
+	return secs, rs.Err()
+}
+
+// Removed is an entry that left the registry, as the entries table keeps
+// it (the server answers 410 Gone for it).
+type Removed struct {
+	EntryID, Slug        string
+	Revision             int32
+	UpdatedAt, RemovedAt time.Time
+	Reason               string
+}
+
+// Removed appends a removed entry's row.
+func (r *RegistryDB) Removed(x Removed) error {
+	return r.entries.AppendRow(x.EntryID, x.Slug, "removed", false, nil, nil, nil, []string{}, []string{}, nil, nil, nil, nil, nil, nil,
+		nil, []string{}, x.Revision, nil, x.UpdatedAt, nil, x.RemovedAt, nullable(x.Reason), nil)
+}
+
+// Flush writes what the Appenders hold.
+func (r *RegistryDB) Flush() error {
+	if err := r.entries.Flush(); err != nil {
+		return err
+	}
+	for _, a := range r.more {
+		if err := a.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Finish closes the Appenders and checkpoints the database.
+func (r *RegistryDB) Finish() error {
+	if err := r.entries.Close(); err != nil {
+		return err
+	}
+	r.entries = nil
+	for t, a := range r.more {
+		if err := a.Close(); err != nil {
+			return err
+		}
+		delete(r.more, t)
+	}
+	if _, err := r.conn.ExecContext(context.Background(), `CHECKPOINT`); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Close closes the database (after Finish, or to drop it).
+func (r *RegistryDB) Close() {
+	if r.entries != nil {
+		r.entries.Close()
+	}
+	for _, a := range r.more {
+		a.Close()
+	}
+	if r.conn != nil {
+		r.conn.Close()
+	}
+	r.db.Close()
+}
+
+func nullTime(t time.Time) driver.Value {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC()
+}
+
+// Counts are the publication's entries (not removed), removed entries and
+// listed entries, as the written tables hold them (a delta renders a few
+// entries of many).
+func (r *RegistryDB) Counts(ctx context.Context) (entries, removed int64, listed int, err error) {
+	err = r.conn.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE status <> 'removed'), count(*) FILTER (WHERE status = 'removed'),
+		count(*) FILTER (WHERE listed AND status <> 'removed') FROM entries`).Scan(&entries, &removed, &listed)
+	if err != nil {
+		err = fmt.Errorf("%s: counts: %w", publication.RegistryFile, err)
+	}
+	return entries, removed, listed, err
+}

@@ -1,0 +1,101 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/daawid/registry/export"
+	"github.com/daawid/registry/export/publication"
+	"github.com/daawid/registry/feeds"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/taxonomy"
+)
+
+// exports writes the full bulk exports, or carries the previous ones.
+func (p *publisher) exports(ctx context.Context, dir string, rows map[string]*EntryRow) error {
+	out := filepath.Join(dir, publication.ExportsDir)
+	if !p.cfg.Exports {
+		if p.prevDir == "" {
+			return nil
+		}
+		return publication.LinkTree(filepath.Join(p.prevDir, publication.ExportsDir), out)
+	}
+	x, err := export.New(out)
+	if err != nil {
+		return err
+	}
+	var live []*EntryRow
+	for _, r := range rows {
+		if !r.Removed {
+			live = append(live, r)
+		}
+	}
+	inStorageOrder(live)
+	s := p.cfg.Site
+	const chunk = 2048
+	for len(live) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		part := live[:min(chunk, len(live))]
+		live = live[len(part):]
+		entries, err := p.st.Revisions(part)
+		if err != nil {
+			return err
+		}
+		views := make([]schemas.EntryView, len(part))
+		parallelFor(len(part), func(i int) {
+			e := entries[part[i].EntryID]
+			views[i] = render.View(e, e.DefaultLanguage, s, nil)
+		})
+		for i := range views {
+			e := entries[part[i].EntryID]
+			if err := x.Add(&views[i], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage)); err != nil {
+				return err
+			}
+		}
+	}
+	tax := taxonomy.Default()
+	for _, c := range tax.Categories() {
+		if err := x.AddCategory(export.CategoryRow{Code: c.Code, Sector: c.Sector, Label: tax.Label(c.Code, "en"), SchemaType: c.SchemaType,
+			NACE: nonNilStrings(c.NACE), Terms: nonNilStrings(tax.Terms(c.Code)["en"])}); err != nil {
+			return err
+		}
+	}
+	files, counts, err := x.Close()
+	if err != nil {
+		return err
+	}
+	// The changes table is the change feed's Parquet segments.
+	segs, err := publication.FeedSegments(filepath.Join(dir, feeds.Dir))
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(out, "changes"), 0o755); err != nil {
+		return err
+	}
+	counts["changes"] = 0
+	for _, sg := range segs {
+		rel := "changes/" + sg.Name + ".parquet"
+		if err := os.Link(filepath.Join(dir, feeds.Dir, sg.Name+".parquet"), filepath.Join(out, filepath.FromSlash(rel))); err != nil {
+			return err
+		}
+		sum, err := publication.FileSHA256(filepath.Join(out, filepath.FromSlash(rel)))
+		if err != nil {
+			return err
+		}
+		n := sg.Last - sg.First + 1
+		counts["changes"] += n
+		files = append(files, export.File{Path: rel, Table: "changes", Rows: n, SHA256: sum})
+	}
+	return export.WriteManifest(out, export.Manifest{Publication: p.rep.ID, CreatedAt: schemas.FormatTime(p.now), Tables: counts, Files: files})
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
