@@ -9,8 +9,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/daawid/registry/schemas"
 	"github.com/daawid/registry/export/publication"
+	"github.com/daawid/registry/schemas"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 )

@@ -17,4 +17,3 @@ type StructurePage struct {
 	Tokens      int
 	Tags        []string
 }
-
