@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/daawid/registry/cmd/daawid/bench"
 )
 
 // command is one subcommand: its name, a one-line summary, and its run
@@ -26,7 +28,7 @@ var commands = []command{
 	{"pipeline", "pipeline run: one compile and one publication now", runPipeline},
 	{"mcp", "mcp tools|call: an MCP client (the Go SDK's) for trying the MCP server from a terminal", runMCP},
 	{"keys", "keys create|revoke|list: buyer keys for the bulk exports and the change feed", runKeys},
-	{"bench", "bench compile: the compile benchmark (three runs on generated data) as a table", runBench},
+	{"bench", "bench compile: the compile benchmark (three runs on generated data) as a table", bench.Main},
 }
 
 func main() {
