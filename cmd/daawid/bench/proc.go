@@ -8,6 +8,7 @@ import (
 	"strings"
 )
 
+// procMemMB reads a process's peak (VmHWM) and current (VmRSS) resident
 // set from /proc, in MB.
 func procMemMB(pid int) (peak, now int64) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))

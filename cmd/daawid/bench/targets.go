@@ -342,6 +342,7 @@ func sameBytes(url string, t *staticTree, n int) (int, error) {
 	return same, nil
 }
 
+// freePort is a free TCP port on loopback for a target to listen on.
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -350,5 +351,3 @@ func freePort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
-
-// procMemMB reads a process's peak (VmHWM) and current (VmRSS) resident
