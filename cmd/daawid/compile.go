@@ -44,9 +44,76 @@ func runPipeline(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
+// compileRun is one run of daawid compile or daawid pipeline run|schedule,
+// as its flags ask.
+type compileRun struct {
+	name       string // the command, for messages: "compile", "pipeline run", …
+	schedule   bool   // pipeline schedule
+	cfg        pipeline.CompileConfig
+	websites   string
+	jsonOut    bool
+	cpuProfile string
+	// Of pipeline run and schedule only.
+	out, siteURL, static string
+	exports, delta       bool
+	keep                 int
+	// Of pipeline schedule only.
+	cronSpec, tz string
+}
+
 // compileMain runs a compile, and a publication after it when publish is
-// set (daawid pipeline run).
+// set (daawid pipeline run), or the schedule (daawid pipeline schedule).
 func compileMain(name string, args []string, publish bool, stdout, stderr io.Writer) int {
+	r, code := parseCompile(name, args, publish, stderr)
+	if r == nil {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	tty := isTerminal(stderr)
+	defer r.logAndProgress(stderr, tty)()
+	closeSites, err := r.openSites(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "daawid compile: %v\n", err)
+		return 1
+	}
+	defer closeSites()
+	stopProfile, err := startCPUProfile(r.cpuProfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "daawid compile: %v\n", err)
+		return 1
+	}
+	defer stopProfile()
+	if !publish {
+		rep, err := pipeline.Compile(ctx, r.cfg)
+		if err != nil {
+			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
+			return 1
+		}
+		printRun(stdout, r.jsonOut, rep, nil)
+		return 0
+	}
+	rc, err := r.runConfig(stderr, tty)
+	if err != nil {
+		fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
+		return 2
+	}
+	if r.schedule {
+		return r.runSchedule(ctx, rc, stderr)
+	}
+	rr, err := pipeline.Run(ctx, rc, "once")
+	if err != nil {
+		fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
+		return 1
+	}
+	printRun(stdout, r.jsonOut, rr.Compile, rr.Publish)
+	return 0
+}
+
+// parseCompile reads the flags of daawid compile (and, when publish is
+// set, of pipeline run and schedule) into a run; without one, the exit
+// code of the usage error.
+func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*compileRun, int) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	state := fs.String("state", "", "state directory (holds state.duckdb)")
@@ -86,108 +153,127 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return nil, 2
 	}
 	if *state == "" || fs.NArg() > 0 || (publish && *out == "") {
 		fs.Usage()
-		return 2
+		return nil, 2
 	}
 	now, err := parseNow(*nowFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", "daawid "+name, err)
-		return 2
+		return nil, 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	cfg := pipeline.CompileConfig{StateDir: *state, Registers: registers, OwnerInbox: *inbox, Verification: verification, Seed: *seed, Now: now,
 		MemoryLimit: *memLimit << 20}
-	tty := isTerminal(stderr)
-	if tty {
-		bar := progressbar.NewOptions64(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("compiling rows"),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"), progressbar.OptionThrottle(200*time.Millisecond))
-		var last int64
-		cfg.Progress = func(n int64) { bar.Add64(n - last); last = n }
-		defer bar.Finish()
-		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	} else {
-		cfg.Log = slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-		cfg.Progress = func(n int64) { cfg.Log.Info("progress", "rows", n) }
-	}
-	if strings.HasPrefix(*websites, "http://") || strings.HasPrefix(*websites, "https://") {
-		list, err := pipeline.OpenSiteList(ctx, *websites, site.Options{})
-		if err != nil {
-			fmt.Fprintf(stderr, "daawid compile: %v\n", err)
-			return 1
-		}
-		cfg.Sites = list
-	} else if *websites != "" {
-		arch, err := pipeline.OpenArchive(*websites, 15*time.Second)
-		if err != nil {
-			fmt.Fprintf(stderr, "daawid compile: %v\n", err)
-			return 1
-		}
-		defer arch.Close()
-		cfg.Sites = arch
-	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			fmt.Fprintf(stderr, "daawid compile: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(stderr, "daawid compile: %v\n", err)
-			return 1
-		}
-		defer pprof.StopCPUProfile()
-	}
-	var rep *pipeline.Report
-	var pub *pipeline.PublishReport
+	r := &compileRun{name: name, schedule: schedule, cfg: cfg, websites: *websites, jsonOut: *jsonOut, cpuProfile: *cpuProfile}
 	if publish {
-		site, err := render.NewSite(*siteURL, taxonomy.Default())
-		if err != nil {
-			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
-			return 2
-		}
-		rc := pipeline.RunConfig{Compile: cfg, Keep: *keep,
-			Publish: pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Log: cfg.Log, Static: *static, Exports: *exports, Delta: *deltaFlag}}
-		rc.Publish.Progress = publishProgress(stderr, tty, cfg.Log)
-		if schedule {
-			loc, err := time.LoadLocation(*tz)
-			if err != nil {
-				fmt.Fprintf(stderr, "daawid %s: --tz %q: %v\n", name, *tz, err)
-				return 2
-			}
-			log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-			rc.Compile.Log, rc.Publish.Log, rc.Compile.Progress = log, log, nil
-			if err := pipeline.Schedule(ctx, pipeline.ScheduleConfig{Nightly: rc, Spec: *cronSpec, Location: loc, Log: log}); err != nil {
-				fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
-				return 1
-			}
-			return 0
-		}
-		rr, err := pipeline.Run(ctx, rc, "once")
-		if err != nil {
-			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
-			return 1
-		}
-		rep, pub = rr.Compile, rr.Publish
-	} else {
-		var err error
-		if rep, err = pipeline.Compile(ctx, cfg); err != nil {
-			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
-			return 1
-		}
+		r.out, r.siteURL, r.static, r.exports, r.delta, r.keep = *out, *siteURL, *static, *exports, *deltaFlag, *keep
 	}
-	if *jsonOut {
+	if schedule {
+		r.cronSpec, r.tz = *cronSpec, *tz
+	}
+	return r, 0
+}
+
+// logAndProgress sets the run's log and progress: a bar on a terminal,
+// where log lines would break it, and JSON log lines otherwise. The
+// function it returns finishes the bar.
+func (r *compileRun) logAndProgress(stderr io.Writer, tty bool) (finish func()) {
+	if !tty {
+		r.cfg.Log = slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		r.cfg.Progress = func(n int64) { r.cfg.Log.Info("progress", "rows", n) }
+		return func() {}
+	}
+	bar := progressbar.NewOptions64(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("compiling rows"),
+		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"), progressbar.OptionThrottle(200*time.Millisecond))
+	var last int64
+	r.cfg.Progress = func(n int64) { bar.Add64(n - last); last = n }
+	r.cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	return func() { bar.Finish() }
+}
+
+// openSites opens the websites to crawl, --websites: the http(s) URL of a
+// list crawled live, or a saved-site archive served on loopback until
+// the function it returns is called.
+func (r *compileRun) openSites(ctx context.Context) (func(), error) {
+	switch {
+	case strings.HasPrefix(r.websites, "http://") || strings.HasPrefix(r.websites, "https://"):
+		list, err := pipeline.OpenSiteList(ctx, r.websites, site.Options{})
+		if err != nil {
+			return nil, err
+		}
+		r.cfg.Sites = list
+	case r.websites != "":
+		arch, err := pipeline.OpenArchive(r.websites, 15*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		r.cfg.Sites = arch
+		return func() { arch.Close() }, nil
+	}
+	return func() {}, nil
+}
+
+// startCPUProfile starts a CPU profile of the run into path (none for
+// ""); the function it returns ends it and closes the file.
+func startCPUProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// runConfig is the configuration of pipeline run: the compile, then the
+// publication for the --site-url site.
+func (r *compileRun) runConfig(stderr io.Writer, tty bool) (pipeline.RunConfig, error) {
+	site, err := render.NewSite(r.siteURL, taxonomy.Default())
+	if err != nil {
+		return pipeline.RunConfig{}, err
+	}
+	rc := pipeline.RunConfig{Compile: r.cfg, Keep: r.keep,
+		Publish: pipeline.PublishConfig{StateDir: r.cfg.StateDir, OutDir: r.out, Site: site, Log: r.cfg.Log, Static: r.static, Exports: r.exports, Delta: r.delta}}
+	rc.Publish.Progress = publishProgress(stderr, tty, r.cfg.Log)
+	return rc, nil
+}
+
+// runSchedule runs pipeline schedule until ctx ends: the nightly run rc
+// at --cron in --tz, the delta run every minute and retention. It logs
+// JSON lines only, as a service does, and returns the exit code.
+func (r *compileRun) runSchedule(ctx context.Context, rc pipeline.RunConfig, stderr io.Writer) int {
+	loc, err := time.LoadLocation(r.tz)
+	if err != nil {
+		fmt.Fprintf(stderr, "daawid %s: --tz %q: %v\n", r.name, r.tz, err)
+		return 2
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	rc.Compile.Log, rc.Publish.Log, rc.Compile.Progress = log, log, nil
+	if err := pipeline.Schedule(ctx, pipeline.ScheduleConfig{Nightly: rc, Spec: r.cronSpec, Location: loc, Log: log}); err != nil {
+		fmt.Fprintf(stderr, "daawid %s: %v\n", r.name, err)
+		return 1
+	}
+	return 0
+}
+
+// printRun prints a run's reports: as JSON (the compile's alone, or both
+// under "compile" and "publish"), or as tables.
+func printRun(stdout io.Writer, jsonOut bool, rep *pipeline.Report, pub *pipeline.PublishReport) {
+	if jsonOut {
 		v := any(rep)
 		if pub != nil {
 			v = map[string]any{"compile": rep, "publish": pub}
 		}
 		b, _ := json.MarshalIndent(v, "", "  ")
 		fmt.Fprintln(stdout, string(b))
-		return 0
+		return
 	}
 	printReport(stdout, rep)
 	if pub != nil {
@@ -198,7 +284,6 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 		}
 		fmt.Fprintf(stdout, "  %-36s %10.2f\n", "seconds", pub.Seconds)
 	}
-	return 0
 }
 
 func isTerminal(w io.Writer) bool {

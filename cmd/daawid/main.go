@@ -1,11 +1,12 @@
-// Command daawid is the Daawid registry engine: one binary for the pipeline
-// and the server. This file only dispatches to the subcommands.
 package main
 
 import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/daawid/registry/cmd/daawid/bench"
+	"github.com/daawid/registry/cmd/daawid/mcpclient"
 )
 
 // command is one subcommand: its name, a one-line summary, and its run
@@ -15,6 +16,7 @@ type command struct {
 	run           func(args []string, stdout, stderr io.Writer) int
 }
 
+// commands are the subcommands, in the order the usage lists them.
 var commands = []command{
 	{"demo", "the main job on the embedded default: compile the bundled samples and websites, publish, schedule and serve on localhost:8080", runDemo},
 	{"serve", "serve the current publication: pages, documents, the REST mirror, discovery files, exports", runServe},
@@ -24,9 +26,9 @@ var commands = []command{
 	{"fixtures", "fixtures generate: write synthetic register files, owner revisions, events and websites", runFixtures},
 	{"publish", "publish the state's current entries (full, or --delta over the current publication)", runPublish},
 	{"pipeline", "pipeline run: one compile and one publication now", runPipeline},
-	{"mcp", "mcp tools|call: an MCP client (the Go SDK's) for trying the MCP server from a terminal", runMCP},
+	{"mcp", "mcp tools|call: an MCP client (the Go SDK's) for trying the MCP server from a terminal", mcpclient.Main},
 	{"keys", "keys create|revoke|list: buyer keys for the bulk exports and the change feed", runKeys},
-	{"bench", "bench compile: the compile benchmark (three runs on generated data) as a table", runBench},
+	{"bench", "bench compile: the compile benchmark (three runs on generated data) as a table", bench.Main},
 }
 
 func main() {

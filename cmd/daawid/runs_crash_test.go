@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/daawid/registry/cmd/daawid/demo"
+	"github.com/daawid/registry/cmd/daawid/server"
 	"github.com/daawid/registry/query/actions/mail"
 )
 
@@ -41,11 +43,11 @@ func TestServe_SIGKILLBeforeHandOver(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	site, err := serveSite("", addr)
+	site, err := server.SiteFor("", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := prepareDemo(filepath.Join(dir, "demo"), site, io.Discard)
+	d, err := demo.Prepare(filepath.Join(dir, "demo"), site, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +63,7 @@ func TestServe_SIGKILLBeforeHandOver(t *testing.T) {
 	}
 	defer catcher.Close()
 	start := func() *exec.Cmd {
-		cmd := exec.Command(bin, "serve", "--out", d.out, "--addr", addr, "--metrics-addr", "", "--runs-db", filepath.Join(dir, "runs.db"),
+		cmd := exec.Command(bin, "serve", "--out", d.Out, "--addr", addr, "--metrics-addr", "", "--runs-db", filepath.Join(dir, "runs.db"),
 			"--secret-file", filepath.Join(dir, "secret"), "--smtp", catcher.URL(), "--log-level", "warn")
 		cmd.Stderr = os.Stderr
 		if err := cmd.Start(); err != nil {

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// actionsConfig is how the server runs the requests (§7.6).
-type actionsConfig struct {
+// ActionsConfig is how the server runs the requests (§7.6).
+type ActionsConfig struct {
 	// RunsDB is the runs store: a SQLite file, or postgres://… when
 	// several server processes share it.
 	RunsDB string
@@ -28,7 +28,7 @@ type actionsConfig struct {
 
 // startActions opens the runs store and starts the outbox's sender and
 // the sweeper; stop ends them and closes the store.
-func startActions(ctx context.Context, cfg actionsConfig, site render.Site, log *slog.Logger) (*actions.Service, func(), error) {
+func startActions(ctx context.Context, cfg ActionsConfig, site render.Site, log *slog.Logger) (*actions.Service, func(), error) {
 	secret, err := actions.LoadSecret(cfg.SecretFile, cfg.CreateSecret)
 	if err != nil {
 		return nil, nil, err

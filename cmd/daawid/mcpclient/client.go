@@ -1,4 +1,4 @@
-package main
+package mcpclient
 
 import (
 	"context"
@@ -12,12 +12,14 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// runMCP is "daawid mcp": a small MCP client (the official Go SDK's) for
-// trying the server from a terminal, as an AI app calls it.
+// Main is "daawid mcp": it connects to the MCP endpoint, then lists the
+// tools or calls one and prints its text and structured content. It
+// returns the exit code: 1 when the connection or the call failed, or the
+// tool answered with an error; 2 on a usage error.
 //
 //	daawid mcp tools [--url URL]
 //	daawid mcp call [--url URL] TOOL '{"json":"arguments"}'
-func runMCP(args []string, stdout, stderr io.Writer) int {
+func Main(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || (args[0] != "tools" && args[0] != "call") {
 		fmt.Fprintln(stderr, "usage: daawid mcp tools|call [--url URL] [TOOL JSON]")
 		return 2

@@ -1,4 +1,4 @@
-package main
+package server_test
 
 import (
 	"bytes"
@@ -14,6 +14,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/daawid/registry/cmd/daawid/demo"
+	"github.com/daawid/registry/cmd/daawid/server"
 )
 
 // syncBuffer is a log sink the server and the test share.
@@ -40,22 +43,22 @@ func (s *syncBuffer) String() string {
 // graceful shutdown when the context ends.
 func TestServe_DemoEndToEnd(t *testing.T) {
 	dir := t.TempDir()
-	site, err := serveSite("", "localhost:18931")
+	site, err := server.SiteFor("", "localhost:18931")
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := prepareDemo(dir, site, io.Discard)
+	d, err := demo.Prepare(dir, site, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var logs syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	bound := make(chan string, 1)
-	cfg := serveConfig{Out: d.out, Addr: "127.0.0.1:0", MetricsAddr: "127.0.0.1:0", Site: site, Reports: dir + "/reports", Counts: dir + "/counts",
-		DocCache: 32 << 20, Log: slog.New(slog.NewTextHandler(&logs, nil)), bound: func(a string) { bound <- a },
-		Actions: actionsConfig{RunsDB: dir + "/runs/runs.db", SecretFile: dir + "/runs/secret", CreateSecret: true}, ReadTimeout: 2 * time.Second}
+	cfg := server.Config{Out: d.Out, Addr: "127.0.0.1:0", MetricsAddr: "127.0.0.1:0", Site: site, Reports: dir + "/reports", Counts: dir + "/counts",
+		DocCache: 32 << 20, Log: slog.New(slog.NewTextHandler(&logs, nil)), Bound: func(a string) { bound <- a },
+		Actions: server.ActionsConfig{RunsDB: dir + "/runs/runs.db", SecretFile: dir + "/runs/secret", CreateSecret: true}, ReadTimeout: 2 * time.Second}
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, cfg) }()
+	go func() { done <- server.Run(ctx, cfg) }()
 	var addr string
 	select {
 	case addr = <-bound:

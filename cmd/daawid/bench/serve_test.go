@@ -1,18 +1,20 @@
-package main
+package bench
 
 import (
 	"os/exec"
-
-	"github.com/daawid/registry/fixtures/citools"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/daawid/registry/fixtures/citools"
 )
 
 // TestBenchServe_Smoke runs "daawid bench serve" on a few hundred entries:
 // the three targets (nginx, the net/http floor, the server) answer two
 // rounds of load with the same bytes, the publication swaps
-// under load without an error, and the table is printed.
+// under load without an error, and the table is printed. It builds the
+// daawid binary from the parent folder, because the benchmark runs its
+// steps as child processes of that binary.
 func TestBenchServe_Smoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary, runs nginx and wrk")
@@ -20,7 +22,7 @@ func TestBenchServe_Smoke(t *testing.T) {
 	citools.Find(t, "wrk", "nginx") // skips loudly, or fails under CI=true (.ci/run installs them)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "daawid")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	cmd := exec.Command(bin, "bench", "serve", "--entries", "300", "--slugs", "100", "--changed", "20",
