@@ -174,7 +174,26 @@ func rowCountry(country, dep string) string {
 	return country
 }
 
+// placeTable places a postal code table's rows at towns in four steps:
+// each row at the town its INSEE code or its name says, the middle of the
+// codes around each placed row, the rows left between candidates at the
+// one near that middle, then each code at the most populous town of its
+// rows.
 func (g *Gazetteer) placeTable(country string, rows []tableRow) {
+	byInsee := g.byInsee(country, rows)
+	for k := range rows {
+		g.placeRow(country, &rows[k], byInsee)
+	}
+	middles := middlesOf(g, rows)
+	for k := range rows {
+		g.placeNear(&rows[k], middles)
+	}
+	g.addTable(country, rows)
+}
+
+// byInsee indexes the country's towns by their INSEE commune code (admin4),
+// when the table has INSEE codes (France and its overseas departments).
+func (g *Gazetteer) byInsee(country string, rows []tableRow) map[string][]int32 {
 	byInsee := map[string][]int32{}
 	for _, r := range rows {
 		if r.insee != "" {
@@ -188,69 +207,82 @@ func (g *Gazetteer) placeTable(country string, rows []tableRow) {
 			break
 		}
 	}
-	type sum struct {
-		lat, lng float64
-		n        int
-	}
-	middles := map[string]*sum{}
-	middle := func(prefix string) (lat, lng float64, ok bool) {
-		s := middles[prefix]
-		if s == nil {
-			return 0, 0, false
-		}
-		return s.lat / float64(s.n), s.lng / float64(s.n), true
-	}
+	return byInsee
+}
+
+// placeRow places a row at the town of its INSEE code (sure), at the one
+// town its name fits, or notes the towns it may be (cands).
+func (g *Gazetteer) placeRow(country string, r *tableRow, byInsee map[string][]int32) {
 	var cbuf [64]int32
-	for k := range rows {
-		r := &rows[k]
-		r.town = -1
-		names, loose := tableNames(r.name)
-		folded := make([]string, len(names))
-		for n, s := range names {
-			folded[n] = terms.Fold(s)
+	r.town = -1
+	names, loose := tableNames(r.name)
+	folded := make([]string, len(names))
+	for n, s := range names {
+		folded[n] = terms.Fold(s)
+	}
+	dep := département(r.insee)
+	in := rowCountry(country, dep)
+	if ts := byInsee[in+r.insee]; len(ts) > 0 {
+		for _, t := range ts {
+			if slices.Contains(folded, string(g.foldedName(t))) && (r.town < 0 || g.better(t, r.town)) {
+				r.town = t
+			}
 		}
-		dep := département(r.insee)
-		in := rowCountry(country, dep)
-		if ts := byInsee[in+r.insee]; len(ts) > 0 {
+		if r.town < 0 {
 			for _, t := range ts {
-				if slices.Contains(folded, string(g.foldedName(t))) && (r.town < 0 || g.better(t, r.town)) {
+				if r.town < 0 || g.better(t, r.town) {
 					r.town = t
 				}
 			}
-			if r.town < 0 {
-				for _, t := range ts {
-					if r.town < 0 || g.better(t, r.town) {
-						r.town = t
-					}
-				}
-			}
-			r.sure = true
-			continue
 		}
-		for n := 0; n < len(names); n++ {
-			cands := cbuf[:0]
-			for _, t := range g.readings(names[n], folded[n], cbuf[:0]) {
-				if g.country(t) == in && (dep == "" || string(g.code(g.places[t].admin2)) == dep) {
-					cands = append(cands, t)
-				}
-			}
-			switch {
-			case len(cands) == 0:
-				continue
-			case len(cands) == 1 && n < loose:
-				r.town = cands[0]
-			default:
-				r.cands = slices.Clone(cands)
-			}
-			break
-		}
+		r.sure = true
+		return
 	}
+	for n := 0; n < len(names); n++ {
+		cands := cbuf[:0]
+		for _, t := range g.readings(names[n], folded[n], cbuf[:0]) {
+			if g.country(t) == in && (dep == "" || string(g.code(g.places[t].admin2)) == dep) {
+				cands = append(cands, t)
+			}
+		}
+		switch {
+		case len(cands) == 0:
+			continue
+		case len(cands) == 1 && n < loose:
+			r.town = cands[0]
+		default:
+			r.cands = slices.Clone(cands)
+		}
+		return
+	}
+}
+
+// codeMiddles are the mean points of the placed rows by code prefix.
+type codeMiddles map[string]*pointSum
+
+type pointSum struct {
+	lat, lng float64
+	n        int
+}
+
+func (m codeMiddles) middle(prefix string) (lat, lng float64, ok bool) {
+	s := m[prefix]
+	if s == nil {
+		return 0, 0, false
+	}
+	return s.lat / float64(s.n), s.lng / float64(s.n), true
+}
+
+// middlesOf sums the points of the placed rows by the first three and the
+// first two characters of their codes.
+func middlesOf(g *Gazetteer, rows []tableRow) codeMiddles {
+	middles := codeMiddles{}
 	for _, r := range rows {
 		if r.town >= 0 && len(r.code) >= 3 {
 			for _, prefix := range []string{r.code[:3], r.code[:2]} {
 				s := middles[prefix]
 				if s == nil {
-					s = &sum{}
+					s = &pointSum{}
 					middles[prefix] = s
 				}
 				lat, lng := g.places[r.town].point()
@@ -260,53 +292,59 @@ func (g *Gazetteer) placeTable(country string, rows []tableRow) {
 			}
 		}
 	}
-	for k := range rows {
-		r := &rows[k]
-		// A name that fits one town only is that town, unless the town is
-		// far from the codes around it: the place is then a village
-		// cities500 doesn't have, named like a town elsewhere ("Berlin"
-		// in Mecklenburg, "Esslingen" in the Eifel).
-		if r.town >= 0 && !r.sure && len(r.code) >= 3 {
-			if lat, lng, ok := middle(r.code[:2]); ok && g.distanceTo(r.town, lat, lng) > tableFarKm {
-				r.cands, r.town = []int32{r.town}, -1
-			}
+	return middles
+}
+
+// placeNear settles a row by the middle of the codes around it.
+func (g *Gazetteer) placeNear(r *tableRow, middles codeMiddles) {
+	// A name that fits one town only is that town, unless the town is
+	// far from the codes around it: the place is then a village
+	// cities500 doesn't have, named like a town elsewhere ("Berlin"
+	// in Mecklenburg, "Esslingen" in the Eifel).
+	if r.town >= 0 && !r.sure && len(r.code) >= 3 {
+		if lat, lng, ok := middles.middle(r.code[:2]); ok && g.distanceTo(r.town, lat, lng) > tableFarKm {
+			r.cands, r.town = []int32{r.town}, -1
 		}
-		if r.town >= 0 || len(r.cands) == 0 {
+	}
+	if r.town >= 0 || len(r.cands) == 0 {
+		return
+	}
+	placed := false
+	for _, near := range []struct {
+		n  int
+		km float64
+	}{{3, tableNear3Km}, {2, tableNear2Km}} {
+		if len(r.code) < near.n {
 			continue
 		}
-		placed := false
-		for _, near := range []struct {
-			n  int
-			km float64
-		}{{3, tableNear3Km}, {2, tableNear2Km}} {
-			if len(r.code) < near.n {
-				continue
-			}
-			lat, lng, ok := middle(r.code[:near.n])
-			if !ok {
-				continue
-			}
-			placed = true // a middle is known: far towns are not this one
-			bestD := 0.0
-			for _, t := range r.cands {
-				d := g.distanceTo(t, lat, lng)
-				if d <= near.km && (r.town < 0 || d < bestD) {
-					r.town, bestD = t, d
-				}
-			}
-			if r.town >= 0 {
-				break
+		lat, lng, ok := middles.middle(r.code[:near.n])
+		if !ok {
+			continue
+		}
+		placed = true // a middle is known: far towns are not this one
+		bestD := 0.0
+		for _, t := range r.cands {
+			d := g.distanceTo(t, lat, lng)
+			if d <= near.km && (r.town < 0 || d < bestD) {
+				r.town, bestD = t, d
 			}
 		}
-		if !placed {
-			for _, t := range r.cands {
-				if r.town < 0 || g.better(t, r.town) {
-					r.town = t
-				}
+		if r.town >= 0 {
+			break
+		}
+	}
+	if !placed {
+		for _, t := range r.cands {
+			if r.town < 0 || g.better(t, r.town) {
+				r.town = t
 			}
 		}
 	}
-	// Each code at the most populous town of its places, in table order.
+}
+
+// addTable files each code at the most populous town of its rows, in
+// table order, and notes the codes no town was found for.
+func (g *Gazetteer) addTable(country string, rows []tableRow) {
 	towns := map[string]int32{}
 	var order []string
 	for _, r := range rows {
