@@ -38,5 +38,5 @@ func fieldRequired(a schemas.Action, f actionField) bool { return f.field.Requir
 // none. The server's outside_service_area answer says where the entry
 // works in these words (ACT-31).
 func ServiceAreaText(e *schemas.Entry, sa *schemas.ServiceArea) string {
-	return (&builder{e: e, lang: e.DefaultLanguage}).serviceAreaText(sa)
+	return newBuilder(e, e.DefaultLanguage, Site{}, nil).serviceAreaText(sa)
 }

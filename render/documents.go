@@ -38,7 +38,7 @@ func Languages(e *schemas.Entry) []string {
 // the default first: the exports are made of the default's, the search
 // record of all.
 func Documents(e *schemas.Entry, site Site) ([]Document, []schemas.EntryView) {
-	j := &docJob{e: e, site: site, shared: true}
+	j := &docJob{e: e, site: site, shared: true, f: factsOf(e)}
 	langs := Languages(e)
 	var out []Document
 	for start := 0; start < len(Table); {
@@ -89,7 +89,9 @@ type docJob struct {
 	// the page and the view of a language are made together; a format
 	// rendered alone makes only itself.
 	shared bool
-	langs  map[string]*Rendered
+	// f are the entry's facts, made once for every format and language.
+	f     *facts
+	langs map[string]*Rendered
 }
 
 func (j *docJob) language(lang string) *Rendered {
@@ -99,7 +101,7 @@ func (j *docJob) language(lang string) *Rendered {
 	if j.langs == nil {
 		j.langs = map[string]*Rendered{}
 	}
-	r := RenderLanguage(j.e, lang, j.site)
+	r := renderLanguage(j.e, lang, j.site, j.f)
 	j.langs[lang] = &r
 	return &r
 }

@@ -112,14 +112,14 @@ var Table = []Format{
 		},
 		Applies: func(e *schemas.Entry, _ string, _ Site) bool { return len(e.Offerings) > 0 },
 		make: func(j *docJob, lang string, _ []schemas.SectionKey) []byte {
-			return OfferingsMarkdown(j.e, lang, j.site)
+			return offeringsMarkdown(j.e, lang, j.site, j.f)
 		}},
 	{Name: KindLegal, MediaType: "text/html; charset=utf-8", Ext: ".html", PerLanguage: true, Public: true,
 		Path: func(e *schemas.Entry, lang string, site Site) string {
 			return URLPath(LegalURL(site, e)) + langSuffix(e, lang)
 		},
 		make: func(j *docJob, lang string, _ []schemas.SectionKey) []byte {
-			b, _ := LegalPage(j.e, lang, j.site)
+			b, _ := legalPage(j.e, lang, j.site, j.f)
 			return b
 		}},
 	{Name: KindPrivacy, MediaType: "text/html; charset=utf-8", Ext: ".html", PerLanguage: true, Public: true,
@@ -127,12 +127,12 @@ var Table = []Format{
 			return URLPath(PrivacyURL(site, e)) + langSuffix(e, lang)
 		},
 		make: func(j *docJob, lang string, _ []schemas.SectionKey) []byte {
-			b, _ := PrivacyPage(j.e, lang, j.site)
+			b, _ := privacyPage(j.e, lang, j.site, j.f)
 			return b
 		}},
 	{Name: KindJSONLD, MediaType: "application/ld+json", Ext: ".json", Public: true,
 		Path: func(e *schemas.Entry, _ string, _ Site) string { return "/" + e.Slug + ".json" },
-		make: func(j *docJob, _ string, _ []schemas.SectionKey) []byte { return JSONLD(j.e, j.site) }},
+		make: func(j *docJob, _ string, _ []schemas.SectionKey) []byte { return jsonLD(j.e, j.site, j.f) }},
 	{Name: KindCard, MediaType: "application/json", Ext: ".json", PerLanguage: true,
 		make: func(j *docJob, lang string, _ []schemas.SectionKey) []byte {
 			v := j.language(lang).EntryView
@@ -208,9 +208,13 @@ type Rendered struct {
 // RenderLanguage renders the per-language projections of a revision at
 // once, sharing the work the markdown and the HTML have in common.
 func RenderLanguage(e *schemas.Entry, lang string, site Site) Rendered {
-	b := &builder{e: e, lang: lang, site: site}
+	return renderLanguage(e, lang, site, nil)
+}
+
+func renderLanguage(e *schemas.Entry, lang string, site Site, f *facts) Rendered {
+	b := newBuilder(e, lang, site, f)
 	d := b.document(nil)
-	v := View(e, lang, site, nil)
+	v := view(e, lang, site, nil, b.f)
 	return Rendered{
 		Markdown:  writeMarkdown(b, d),
 		HTML:      writeHTML(b, d),

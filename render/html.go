@@ -30,14 +30,14 @@ func MarkdownURL(s Site, e *schemas.Entry, lang string) string {
 // canonical links, footer links to the legal notice, the privacy notice and
 // the report form, in the entry's brand colours and fonts where declared.
 func HTML(e *schemas.Entry, lang string, site Site) []byte {
-	b := &builder{e: e, lang: lang, site: site}
+	b := newBuilder(e, lang, site, nil)
 	return writeHTML(b, b.document(nil))
 }
 
 // writeHTML writes the intermediate document as the HTML page.
 func writeHTML(b *builder, d *documentModel) []byte {
 	e, site := b.e, b.site
-	w := &htmlWriter{ugc: e.BelowDomain()}
+	w := &htmlWriter{ugc: b.f.belowDomain}
 	w.buf = make([]byte, 0, 6000+2*sizeHint(e))
 	w.head(b, d.title, d.summary)
 	w.raw("<body>\n<header class=\"site\"><a href=\"")
@@ -66,18 +66,22 @@ func writeHTML(b *builder, d *documentModel) []byte {
 // a page of its own (HTTP-31, HTTP-32). It reports false when the entry has
 // no operator block.
 func LegalPage(e *schemas.Entry, lang string, site Site) ([]byte, bool) {
+	return legalPage(e, lang, site, nil)
+}
+
+func legalPage(e *schemas.Entry, lang string, site Site, f *facts) ([]byte, bool) {
 	if e.Operator == nil || e.Status == schemas.StatusSuspended {
 		return nil, false
 	}
-	b := &builder{e: e, lang: lang, site: site}
+	b := newBuilder(e, lang, site, f)
 	gs := b.legal()
 	title := "Legal notice"
 	pageLang := "en"
-	if e.OperatorCountry() == "DE" && e.Status != schemas.StatusUnclaimed {
+	if b.f.operatorCountry == "DE" && e.Status != schemas.StatusUnclaimed {
 		title = "Impressum"
 		pageLang = "de" // MD-38: the Impressum is in German
 	}
-	w := &htmlWriter{ugc: e.BelowDomain(), legalPage: true, pageLang: pageLang}
+	w := &htmlWriter{ugc: b.f.belowDomain, legalPage: true, pageLang: pageLang}
 	return w.noticePage(b, title, func() {
 		for _, g := range gs {
 			for _, bl := range g {
@@ -152,16 +156,20 @@ var fontFamily = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 \-]{0,62}$`)
 // default language), one paragraph per blank-line-separated part. It
 // reports false when the notice is the owner's own page or there is none.
 func PrivacyPage(e *schemas.Entry, lang string, site Site) ([]byte, bool) {
+	return privacyPage(e, lang, site, nil)
+}
+
+func privacyPage(e *schemas.Entry, lang string, site Site, f *facts) ([]byte, bool) {
 	p := e.PrivacyNotice
 	if p == nil || p.Mode == schemas.PrivacyExternal || e.Status == schemas.StatusSuspended {
 		return nil, false
 	}
-	b := &builder{e: e, lang: lang, site: site}
+	b := newBuilder(e, lang, site, f)
 	title := "Privacy"
-	if e.OperatorCountry() == "DE" {
+	if b.f.operatorCountry == "DE" {
 		title = "Datenschutz"
 	}
-	w := &htmlWriter{ugc: e.BelowDomain(), legalPage: true, pageLang: lang, canonical: PrivacyURL(site, e)}
+	w := &htmlWriter{ugc: b.f.belowDomain, legalPage: true, pageLang: lang, canonical: PrivacyURL(site, e)}
 	return w.noticePage(b, title, func() {
 		for _, part := range strings.Split(strings.ReplaceAll(tr(b, p.Text), "\r\n", "\n"), "\n\n") {
 			if part = strings.TrimSpace(part); part != "" {
@@ -221,7 +229,7 @@ func (w *htmlWriter) head(b *builder, title, description string) {
 		w.attr(description)
 		w.raw("\">\n")
 	}
-	if noindex, follow := e.HTMLNoindex(); noindex {
+	if noindex, follow := b.f.noindex, b.f.follow; noindex {
 		if follow {
 			w.raw("<meta name=\"robots\" content=\"noindex, follow\">\n")
 		} else {
@@ -257,7 +265,7 @@ func (w *htmlWriter) head(b *builder, title, description string) {
 	w.brandHead(b)
 	if !w.legalPage {
 		w.raw("<script type=\"application/ld+json\">")
-		w.buf = embeddedJSONLD(e, b.lang, s, w.buf)
+		w.buf = embeddedJSONLD(e, b.lang, s, b.f, w.buf)
 		w.raw("</script>\n")
 	}
 	w.raw("</head>\n")
@@ -321,7 +329,7 @@ func (w *htmlWriter) footer(b *builder) {
 	w.raw("<footer>\n<nav>")
 	if e.Status != schemas.StatusSuspended {
 		legalLabel, privacyLabel := "Legal notice", "Privacy"
-		if e.OperatorCountry() == "DE" {
+		if b.f.operatorCountry == "DE" {
 			legalLabel, privacyLabel = "Impressum", "Datenschutz"
 		}
 		if u := LegalURL(s, e); u != "" {

@@ -11,7 +11,11 @@ import (
 // JSONLD renders the standalone JSON-LD document of /{slug}.json (§4): all
 // languages, localized text as language-tagged values (LD-11, LD-12).
 func JSONLD(e *schemas.Entry, site Site) []byte {
-	l := newLDBuilder(e, site, e.DefaultLanguage, false)
+	return jsonLD(e, site, nil)
+}
+
+func jsonLD(e *schemas.Entry, site Site, f *facts) []byte {
+	l := newLDBuilder(e, site, e.DefaultLanguage, false, f)
 	l.w.indent = "  "
 	l.w.buf = make([]byte, 0, 2*sizeHint(e))
 	l.document()
@@ -23,11 +27,11 @@ func JSONLD(e *schemas.Entry, site Site) []byte {
 // plain strings in the page's language (LD-15), escaped for a <script>
 // element.
 func EmbeddedJSONLD(e *schemas.Entry, lang string, site Site) []byte {
-	return embeddedJSONLD(e, lang, site, nil)
+	return embeddedJSONLD(e, lang, site, nil, nil)
 }
 
-func embeddedJSONLD(e *schemas.Entry, lang string, site Site, buf []byte) []byte {
-	l := newLDBuilder(e, site, lang, true)
+func embeddedJSONLD(e *schemas.Entry, lang string, site Site, f *facts, buf []byte) []byte {
+	l := newLDBuilder(e, site, lang, true, f)
 	l.w.html = true
 	l.w.buf = buf
 	l.document()
@@ -40,17 +44,18 @@ type ldBuilder struct {
 	site     Site
 	lang     string
 	embedded bool
-	enabled  []schemas.Action
-	public   []schemas.ContactPoint
+	f        *facts
 	subject  string // the entry's IRI
 	prefix   string // the entry's IRI + "#", for item IRIs (LD-10)
 	w        lw
 }
 
-func newLDBuilder(e *schemas.Entry, site Site, lang string, embedded bool) *ldBuilder {
+func newLDBuilder(e *schemas.Entry, site Site, lang string, embedded bool, f *facts) *ldBuilder {
+	if f == nil {
+		f = factsOf(e)
+	}
 	subject := site.EntryIRI(e.ID)
-	l := &ldBuilder{e: e, site: site, lang: lang, embedded: embedded,
-		enabled: e.EnabledActions(), public: e.PublicContactPoints(), subject: subject, prefix: subject + "#"}
+	l := &ldBuilder{e: e, site: site, lang: lang, embedded: embedded, f: f, subject: subject, prefix: subject + "#"}
 	l.w.first = true
 	return l
 }
@@ -288,7 +293,7 @@ func (l *ldBuilder) subjectNode() {
 			l.employees(e.Employees)
 		}
 		w.oneOrMany("knowsLanguage", e.LanguagesSpoken)
-		primary := e.PrimaryLocation()
+		primary := l.f.primary
 		if primary != nil && !person {
 			l.postalAddress("address", primary)
 			if primary.AddressDisplay != schemas.DisplayLocalityOnly {
@@ -393,7 +398,7 @@ func (l *ldBuilder) media(person bool) {
 	if e.Brand != nil {
 		logoID = e.Brand.Logo
 	}
-	if m := e.MediaItem(logoID); m != nil && !person {
+	if m := l.f.mediaItem(logoID); m != nil && !person {
 		l.imageObject("logo", m)
 	}
 	w.arr("image", func() {
@@ -425,7 +430,7 @@ func (l *ldBuilder) imageObject(k string, m *schemas.Media) {
 // businessContact is the first public phone and e-mail (LD-33; decision
 // D11).
 func (l *ldBuilder) businessContact() (tel, mail string) {
-	for _, c := range l.public {
+	for _, c := range l.f.public {
 		if tel == "" {
 			tel = c.Phone
 		}
@@ -572,7 +577,7 @@ func (l *ldBuilder) areaServed(k string, sa *schemas.ServiceArea) {
 func (l *ldBuilder) contactPoints() {
 	w := &l.w
 	w.arr("contactPoint", func() {
-		for _, c := range l.public {
+		for _, c := range l.f.public {
 			w.obj("", func() {
 				w.s("@type", "ContactPoint")
 				l.id(c.ID)
@@ -597,7 +602,7 @@ func (l *ldBuilder) contactPoints() {
 // memberships to memberOf, awards to award (LD-48, LD-49).
 func (l *ldBuilder) credentials() {
 	w := &l.w
-	creds := l.e.ActiveCredentials()
+	creds := l.f.credentials
 	w.arr("hasCredential", func() {
 		for _, c := range creds {
 			if c.Type == schemas.CredentialMembership || c.Type == schemas.CredentialAward || !schemas.Known(c.Type) {
@@ -712,7 +717,7 @@ func (l *ldBuilder) offers() {
 				w.s("daawid:audience", string(off.Audience))
 				l.leadTime("daawid:typicalLeadTime", off.LeadTime)
 				var acts []string
-				for _, a := range l.enabled {
+				for _, a := range l.f.enabled {
 					for _, id := range a.OfferingIDs {
 						if id == off.ID {
 							acts = append(acts, a.ID)
@@ -742,7 +747,7 @@ var actionLDTypes = map[schemas.ActionType]string{
 func (l *ldBuilder) actions() {
 	w := &l.w
 	w.arr("potentialAction", func() {
-		for _, a := range l.enabled {
+		for _, a := range l.f.enabled {
 			t, ok := actionLDTypes[a.Type]
 			if !ok {
 				continue
@@ -834,7 +839,7 @@ func (l *ldBuilder) faqPages() {
 
 func (l *ldBuilder) capacity() {
 	e, w := l.e, &l.w
-	if !e.CapacityActive() {
+	if !l.f.capacityActive {
 		return // LD-45, LD-61
 	}
 	c := e.Capacity
@@ -890,12 +895,12 @@ func (l *ldBuilder) policies(withPayment bool) {
 func (l *ldBuilder) routing() {
 	w := &l.w
 	public := func(id string) bool {
-		for _, c := range l.public {
+		for _, c := range l.f.public {
 			if c.ID == id {
 				return true
 			}
 		}
-		for _, a := range l.enabled {
+		for _, a := range l.f.enabled {
 			if a.ID == id {
 				return true
 			}

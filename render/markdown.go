@@ -27,7 +27,11 @@ func MarkdownSections(e *schemas.Entry, lang string, site Site, sections []schem
 // OfferingsMarkdown renders /{slug}/offerings.md: the frontmatter, the
 // title and every offering (MD-35, HTTP-35).
 func OfferingsMarkdown(e *schemas.Entry, lang string, site Site) []byte {
-	b := &builder{e: e, lang: lang, site: site}
+	return offeringsMarkdown(e, lang, site, nil)
+}
+
+func offeringsMarkdown(e *schemas.Entry, lang string, site Site, f *facts) []byte {
+	b := newBuilder(e, lang, site, f)
 	var w mdWriter
 	w.frontmatter(b)
 	w.str("# ")
@@ -45,7 +49,7 @@ func OfferingsMarkdown(e *schemas.Entry, lang string, site Site) []byte {
 }
 
 func markdownDoc(e *schemas.Entry, lang string, site Site, filter func(string) bool) []byte {
-	b := &builder{e: e, lang: lang, site: site}
+	b := newBuilder(e, lang, site, nil)
 	return writeMarkdown(b, b.document(filter))
 }
 
@@ -92,7 +96,7 @@ func (w *mdWriter) frontmatter(b *builder) {
 	w.str("languages: " + yamlFlow(e.Languages) + "\n")
 	w.str("status: " + yamlScalar(string(e.Status)) + "\n")
 	w.str("verification: " + yamlScalar(string(e.Verification.Level)) + "\n")
-	w.str("verified_domains: " + yamlFlow(e.VerifiedHosts()) + "\n")
+	w.str("verified_domains: " + yamlFlow(b.f.verifiedHosts) + "\n")
 	w.str("revision: " + strconv.Itoa(e.Record.Revision) + "\n")
 	w.str("updated: " + yamlScalar(e.Record.UpdatedAt) + "\n")
 	if e.Record.LastConfirmedAt != "" {

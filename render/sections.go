@@ -13,31 +13,14 @@ type builder struct {
 	e    *schemas.Entry
 	lang string
 	site Site
-	// computed once per builder: the lists every section consults
-	enabled []schemas.Action
-	public  []schemas.ContactPoint
-	lists   bool
+	f    *facts // the entry's facts, made once (newBuilder)
 }
 
-// enabledActions are the entry's enabled actions, computed once.
-func (b *builder) enabledActions() []schemas.Action {
-	b.prepare()
-	return b.enabled
-}
+// enabledActions are the entry's enabled actions.
+func (b *builder) enabledActions() []schemas.Action { return b.f.enabled }
 
-// publicContactPoints are the entry's public contact points, computed once.
-func (b *builder) publicContactPoints() []schemas.ContactPoint {
-	b.prepare()
-	return b.public
-}
-
-func (b *builder) prepare() {
-	if !b.lists {
-		b.enabled = b.e.EnabledActions()
-		b.public = b.e.PublicContactPoints()
-		b.lists = true
-	}
-}
+// publicContactPoints are the entry's public contact points.
+func (b *builder) publicContactPoints() []schemas.ContactPoint { return b.f.public }
 
 // tr resolves localized text in the document's language, falling back to
 // the entry's default language per field (VIEW-02, decision D1).
@@ -123,7 +106,7 @@ func (b *builder) framing() line {
 	case schemas.StatusVerified:
 		return line{
 			fixed("Information declared by the " + b.subject() + ". Daawid verified that this " + b.subject() + " controls "),
-			text(joinAnd(e.VerifiedHosts())),
+			text(joinAnd(b.f.verifiedHosts)),
 			fixed(" (last checked " + e.LastChecked().Format("2006-01-02") + "). Daawid does not check declared facts." + tail),
 		}
 	case schemas.StatusPublished:
@@ -235,7 +218,7 @@ func (b *builder) facts() []group {
 	if len(e.AlternateNames) > 0 {
 		ls = append(ls, line{fixed("Also known as: "), text(strings.Join(e.AlternateNames, ", "))})
 	}
-	if p := e.PrimaryLocation(); p != nil {
+	if p := b.f.primary; p != nil {
 		ls = append(ls, line{fixed("Address: "), text(addressText(p.Address, p.AddressDisplay) + ", " + p.Address.Country)})
 		for _, l := range e.Locations {
 			if l.ID == p.ID {
@@ -261,7 +244,7 @@ func (b *builder) facts() []group {
 		ls = append(ls, line{fixed("Employees: "), text(strings.Replace(string(e.Employees), "-", "–", 1))})
 	}
 	verified := map[string]bool{}
-	for _, h := range e.VerifiedHosts() {
+	for _, h := range b.f.verifiedHosts {
 		verified[h] = true
 	}
 	for _, d := range e.Domains {
@@ -385,7 +368,7 @@ func (b *builder) offering(o schemas.Offering) group {
 
 func (b *builder) capacity() []group {
 	e := b.e
-	if !e.CapacityActive() {
+	if !b.f.capacityActive {
 		return nil // PRIV-40, MD-53
 	}
 	c := e.Capacity
@@ -415,7 +398,7 @@ func (b *builder) hours() []group {
 	var gs []group
 	locs := b.e.Locations
 	// The primary location comes first.
-	if p := b.e.PrimaryLocation(); p != nil {
+	if p := b.f.primary; p != nil {
 		ordered := []schemas.Location{*p}
 		for _, l := range locs {
 			if l.ID != p.ID {
@@ -820,7 +803,7 @@ var credentialStatusWords = map[schemas.CredentialStatus]string{
 
 func (b *builder) credentials() []group {
 	var ls []line
-	for _, c := range b.e.ActiveCredentials() {
+	for _, c := range b.f.credentials {
 		l := line{text(c.Name)}
 		if c.Issuer != nil && c.Issuer.Name != "" {
 			l = append(l, fixed(": "), text(c.Issuer.Name))
@@ -935,14 +918,14 @@ func (b *builder) brand() []group {
 		return nil
 	}
 	var ls []line
-	if m := b.e.MediaItem(br.Logo); m != nil {
+	if m := b.f.mediaItem(br.Logo); m != nil {
 		ls = append(ls, line{fixed("Logo: "), link(m.URL)})
 	}
 	if len(br.Imagery) > 0 {
 		l := line{fixed("Pictures: ")}
 		n := 0
 		for _, id := range br.Imagery {
-			if m := b.e.MediaItem(id); m != nil {
+			if m := b.f.mediaItem(id); m != nil {
 				if n > 0 {
 					l = append(l, fixed(", "))
 				}

@@ -12,7 +12,11 @@ import (
 // (VIEW-06). A suspended entry shows only what says which entry it is
 // (VIEW-24, decision D35).
 func View(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKey) schemas.EntryView {
-	b := &builder{e: e, lang: lang, site: site}
+	return view(e, lang, site, sections, nil)
+}
+
+func view(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKey, f *facts) schemas.EntryView {
+	b := newBuilder(e, lang, site, f)
 	// The whole view is built, then cut to the sections asked for, by the
 	// same function the server cuts a published view with (SelectView).
 	want := func(string) bool { return true }
@@ -49,7 +53,7 @@ func View(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKe
 		v.Employees = e.Employees
 		v.LanguagesSpoken = e.LanguagesSpoken
 		verified := map[string]bool{}
-		for _, h := range e.VerifiedHosts() {
+		for _, h := range b.f.verifiedHosts {
 			verified[h] = true
 		}
 		for _, d := range e.Domains {
@@ -69,14 +73,14 @@ func View(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKe
 		for _, o := range e.Offerings {
 			v.Offerings = append(v.Offerings, b.offeringView(o))
 			for _, id := range o.MediaIDs {
-				if m := e.MediaItem(id); m != nil && !seen[id] {
+				if m := b.f.mediaItem(id); m != nil && !seen[id] {
 					seen[id] = true
 					v.Media = append(v.Media, b.mediaView(*m))
 				}
 			}
 		}
 	}
-	if want("capacity") && e.CapacityActive() {
+	if want("capacity") && b.f.capacityActive {
 		c := e.Capacity
 		v.Capacity = &schemas.CapacityView{Status: c.Status, NextAvailableFrom: c.NextAvailableFrom, LeadTime: c.LeadTime,
 			Note: tr(b, c.Note), AsOf: c.AsOf, ExpiresAt: c.ExpiresAt}
@@ -108,7 +112,7 @@ func View(e *schemas.Entry, lang string, site Site, sections []schemas.SectionKe
 		}
 	}
 	if want("credentials") {
-		for _, c := range e.ActiveCredentials() {
+		for _, c := range b.f.credentials {
 			v.Credentials = append(v.Credentials, schemas.CredentialView{ID: c.ID, Type: c.Type, Name: c.Name, Issuer: c.Issuer,
 				Status: c.Status, ValidFrom: c.ValidFrom, ValidUntil: c.ValidUntil})
 		}
@@ -207,14 +211,14 @@ func BrandKit(e *schemas.Entry, lang string, site Site) *schemas.BrandKitView {
 	if br == nil || e.Status == schemas.StatusSuspended {
 		return nil
 	}
-	b := &builder{e: e, lang: lang, site: site}
+	b := newBuilder(e, lang, site, nil)
 	k := &schemas.BrandKitView{Colors: br.Colors, Corners: br.Corners}
-	if m := e.MediaItem(br.Logo); m != nil {
+	if m := b.f.mediaItem(br.Logo); m != nil {
 		mv := b.mediaView(*m)
 		k.Logo = &mv
 	}
 	for _, id := range br.Imagery {
-		if m := e.MediaItem(id); m != nil {
+		if m := b.f.mediaItem(id); m != nil {
 			k.Imagery = append(k.Imagery, b.mediaView(*m))
 		}
 	}
