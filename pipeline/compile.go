@@ -565,10 +565,10 @@ func (r *run) siteFor(rec *register.Record) *site.Facts {
 
 // openRegister opens a register file with the reader of its register:
 // the one the command line named, else the one its first bytes show.
-func openRegister(src registerFile, now time.Time) (register.Framed, io.Closer, error) {
+func openRegister(src registerFile, now time.Time) (register.Framed, *register.Kind, io.Closer, error) {
 	f, err := os.Open(src.path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	br := register.NewSniffer(f)
 	name := filepath.Base(src.path)
@@ -576,15 +576,15 @@ func openRegister(src registerFile, now time.Time) (register.Framed, io.Closer, 
 	if k == nil {
 		if k, err = register.Detect(br, name); err != nil {
 			f.Close()
-			return nil, nil, fmt.Errorf("open %s: %w", src.path, err)
+			return nil, nil, nil, fmt.Errorf("open %s: %w", src.path, err)
 		}
 	}
 	rd, err := k.Open(k, br, register.Opening{File: name, Now: now})
 	if err != nil {
 		f.Close()
-		return nil, nil, fmt.Errorf("open %s as %s: %w", src.path, k.Name, err)
+		return nil, nil, nil, fmt.Errorf("open %s as %s: %w", src.path, k.Name, err)
 	}
-	return rd, f, nil
+	return rd, k, f, nil
 }
 
 // siteFacts is what a website says (compile/site).

@@ -82,7 +82,7 @@ func parsed(rd register.Framed, raw register.Raw, problem func(Problem)) *regist
 // frameFile frames one register file into the workers' channels.
 func (r *run) frameFile(src registerFile, ins []chan scanBatch, report bool, problem func(Problem)) {
 	path := src.path
-	rd, closer, err := openRegister(src, r.now)
+	rd, _, closer, err := openRegister(src, r.now)
 	if err != nil {
 		if report {
 			problem(Problem{File: filepath.Base(path), Reason: err.Error()})

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -28,8 +27,7 @@ type registerFile struct {
 // registerFiles are the register files this run compiles: a file compiled
 // whole before (same SHA-256) is skipped, its companies are unchanged.
 // Each file's register is settled here, named on the command line
-// ("KIND:FILE") or recognised by its content, so that a file no register
-// recognises stops the run before anything is staged.
+// ("KIND:FILE") or recognised by its content.
 func (r *run) registerFiles(ctx context.Context) ([]registerFile, error) {
 	var files []registerFile
 	for _, arg := range r.cfg.Registers {
@@ -50,31 +48,20 @@ func (r *run) registerFiles(ctx context.Context) ([]registerFile, error) {
 			r.log.Info("register file unchanged since it was compiled; skipped", "file", f)
 			continue
 		}
-		if src.Kind == nil {
-			if src.Kind, err = detectRegister(f); err != nil {
-				return nil, err
-			}
+		// The file is opened once here, its register named or recognised
+		// and its header read, so that a file no register reads stops the
+		// run now, loudly, rather than as a problem among the rows.
+		_, kind, closer, err := openRegister(registerFile{path: f, kind: src.Kind}, r.now)
+		if err != nil {
+			return nil, fmt.Errorf("register files: %w", err)
 		}
-		files = append(files, registerFile{path: f, kind: src.Kind})
+		closer.Close()
+		files = append(files, registerFile{path: f, kind: kind})
 		if err := r.w.append("stage_inputs", sha, filepath.Base(f), r.rep.RunID); err != nil {
 			return nil, err
 		}
 	}
 	return files, nil
-}
-
-// detectRegister names the register of a file from its first bytes.
-func detectRegister(path string) (*register.Kind, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	k, err := register.Detect(register.NewSniffer(f), filepath.Base(path))
-	if err != nil {
-		return nil, fmt.Errorf("register file %s: %w", path, err)
-	}
-	return k, nil
 }
 
 // completeKinds are the registers whose files in this run make up a whole

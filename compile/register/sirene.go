@@ -208,7 +208,8 @@ func (s *Sirene) record(n int, fields []string) (*Record, error) {
 	if name == "" && active {
 		return rowErr("denominationUsuelleEtablissement", "no name: neither denominationUsuelleEtablissement nor enseigne1Etablissement is given (the legal name is in StockUniteLegale, which is not read)")
 	}
-	r.LegalName, r.Name = titleCase(name), titleCase(name)
+	r.LegalName = frenchName(name)
+	r.Name = r.LegalName
 	if country := get("codePaysEtrangerEtablissement"); country != "" && active {
 		return rowErr("codePaysEtrangerEtablissement", "a head office abroad (%s) is not compiled: its country is an INSEE code, not ISO 3166", country)
 	}
@@ -266,7 +267,9 @@ func (s *Sirene) headerName(i int) string {
 
 // sireneAddress writes the head office's address the French way: "27 rue
 // du Quai-Fictif", "75011", "Paris".
-func sireneAddress(get func(string) string) schemas.Address {
+func sireneAddress(field func(string) string) schemas.Address {
+	// A quoted line break inside an address field reads as a comma.
+	get := func(col string) string { return strings.ReplaceAll(field(col), "\n", ", ") }
 	num := get("numeroVoieEtablissement")
 	if num != "" {
 		num += repetition(get("indiceRepetitionEtablissement"))
@@ -345,13 +348,42 @@ func frenchStreet(num, typ, name string) string {
 var arrondissement = regexp.MustCompile(`^(PARIS|MARSEILLE|LYON) \d{1,2}(E|ER|EME)?$`)
 
 // frenchTown writes a commune's name in normal case, without an
-// arrondissement.
+// arrondissement, with the small words inside a compound name in lower
+// case ("AIX-EN-PROVENCE" → "Aix-en-Provence").
 func frenchTown(s string) string {
 	s = strings.TrimSpace(s)
 	if m := arrondissement.FindStringSubmatch(strings.ToUpper(s)); m != nil {
 		s = m[1]
 	}
-	return titleCase(s)
+	words := strings.Fields(titleCase(s))
+	for i, w := range words {
+		parts := strings.Split(w, "-")
+		for j := 1; j < len(parts); j++ {
+			if frenchSmall[strings.ToLower(parts[j])] {
+				parts[j] = strings.ToLower(parts[j])
+			}
+		}
+		words[i] = strings.Join(parts, "-")
+	}
+	return strings.Join(words, " ")
+}
+
+// frenchSmall are the words French writes in lower case inside a compound
+// place name.
+var frenchSmall = map[string]bool{"en": true, "sur": true, "sous": true, "de": true, "du": true, "des": true, "la": true,
+	"le": true, "les": true, "lès": true, "aux": true, "au": true, "et": true}
+
+// frenchName writes an all-capitals name in normal case, "et" in lower
+// case ("FLEURS ET JARDINS" → "Fleurs et Jardins"); titleCase keeps the
+// articles of a name ("Le Petit Zinc") capitalised, as French names do.
+func frenchName(s string) string {
+	words := strings.Fields(titleCase(s))
+	for i := 1; i < len(words); i++ {
+		if words[i] == "Et" {
+			words[i] = "et"
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // frKey is the identity key of a SIREN, and of an RCS registration (whose
