@@ -50,7 +50,7 @@ func (r *run) registerFiles(ctx context.Context) ([]registerFile, error) {
 		}
 		// The file is opened once here, its register named or recognised
 		// and its header read, so that a file no register reads stops the
-		// run now, loudly, rather than as a problem among the rows.
+		// run now, loudly, rather than as a problem among the rows (D78).
 		_, kind, closer, err := openRegister(registerFile{path: f, kind: src.Kind}, r.now)
 		if err != nil {
 			return nil, fmt.Errorf("register files: %w", err)

@@ -18,7 +18,7 @@ import (
 // Kind is one register the registry compiles entries from: a row of the
 // register table. Everything the rest of the system knows about a register
 // is here, so a new register is one more row and one reader; nothing else
-// asks which register a file or a record came from (issue 17).
+// asks which register a file or a record came from (issue 17, D78).
 type Kind struct {
 	// Name names the register on the command line (--register NAME:FILE),
 	// in Record.Source and in messages.
