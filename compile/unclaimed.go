@@ -24,7 +24,9 @@ type labeler interface {
 func NewCompiler(cats *Categorizer, tax labeler) *Compiler { return &Compiler{cats: cats, tax: tax} }
 
 // jurisdictionLanguage is the language a register's entries are compiled
-// in.
+// in when the record does not say (a record rebuilt from an entry whose
+// register the register table does not know); the table's rows say it
+// for the registers Daawid reads.
 var jurisdictionLanguage = map[string]string{
 	"DE": "de", "AT": "de", "CH": "de", "GB": "en", "IE": "en", "FR": "fr", "ES": "es", "TR": "tr", "NL": "nl", "IT": "it", "PL": "pl",
 }
@@ -32,7 +34,8 @@ var jurisdictionLanguage = map[string]string{
 // contactName names a compiled contact point in the entry's language.
 var contactName = map[string]string{"de": "Kontakt", "en": "Contact", "fr": "Contact", "es": "Contacto", "tr": "İletişim", "nl": "Contact", "it": "Contatto", "pl": "Kontakt"}
 
-// countryZones are the time zones of compiled hours by country.
+// countryZones are the time zones of compiled hours by country, when the
+// record does not name its register's zone.
 var countryZones = map[string]string{
 	"DE": "Europe/Berlin", "AT": "Europe/Vienna", "CH": "Europe/Zurich", "GB": "Europe/London", "IE": "Europe/Dublin",
 	"FR": "Europe/Paris", "ES": "Europe/Madrid", "TR": "Europe/Istanbul", "NL": "Europe/Amsterdam", "IT": "Europe/Rome", "PL": "Europe/Warsaw",
@@ -48,7 +51,10 @@ var countryZones = map[string]string{
 // (idempotence, decision D48).
 func (c *Compiler) Unclaimed(rec *register.Record, web *site.Facts, id *Identity, prev *schemas.Entry, now time.Time) *schemas.Entry {
 	now = now.UTC().Truncate(time.Second)
-	lang := jurisdictionLanguage[rec.Jurisdiction]
+	lang := rec.Language
+	if lang == "" {
+		lang = jurisdictionLanguage[rec.Jurisdiction]
+	}
 	if lang == "" {
 		lang = "en"
 	}
@@ -78,7 +84,11 @@ func (c *Compiler) Unclaimed(rec *register.Record, web *site.Facts, id *Identity
 	e.Operator.Register = &r
 
 	if web != nil {
-		c.addWebsite(e, &loc, web, id, rec.Jurisdiction, now)
+		zone := rec.TimeZone
+		if zone == "" {
+			zone = countryZones[rec.Jurisdiction]
+		}
+		c.addWebsite(e, &loc, web, id, zone, now)
 	}
 	e.Locations = []schemas.Location{loc}
 	e.PrimaryLocationID = loc.ID
@@ -151,7 +161,7 @@ func inWord(lang string) string {
 // addWebsite adds what the company's website says where the register is
 // silent: the domain, a contact point, profiles, hours and the point on
 // the map. Facts from the legal notice cite that page as an Impressum.
-func (c *Compiler) addWebsite(e *schemas.Entry, loc *schemas.Location, web *site.Facts, id *Identity, country string, now time.Time) {
+func (c *Compiler) addWebsite(e *schemas.Entry, loc *schemas.Location, web *site.Facts, id *Identity, zone string, now time.Time) {
 	at := schemas.FormatTime(web.ObservedAt)
 	src := schemas.Provenance{Source: schemas.SourceWebsite, ObservedAt: at, Reference: web.HomeURL}
 	impressum := src
@@ -196,7 +206,7 @@ func (c *Compiler) addWebsite(e *schemas.Entry, loc *schemas.Location, web *site
 		}
 		if len(web.Hours) > 0 {
 			loc.Hours = web.Hours
-			loc.TimeZone = countryZones[country]
+			loc.TimeZone = zone
 		}
 	}
 }

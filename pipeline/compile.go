@@ -29,8 +29,10 @@ import (
 // CompileConfig is one compile run's inputs.
 type CompileConfig struct {
 	StateDir string
-	// Registers are register files: *.csv is Companies House
-	// BasicCompanyData, *.jsonl OffeneRegister JSON lines.
+	// Registers are register files, each "FILE" or "KIND:FILE": the
+	// register table (compile/register.Kinds) recognises a file by its
+	// content, or reads it as the register KIND names. A file no register
+	// recognises stops the run before it changes anything.
 	Registers []string
 	// Sites reads websites; nil reads none.
 	Sites SiteSource
@@ -154,9 +156,9 @@ type run struct {
 	// compiled after the parallel pass, with their previous revisions and
 	// declarations loaded in one go.
 	deferred []deferredRecord
-	// complete are the register files of this run that make up a whole
-	// Companies House product: a company missing from them was dissolved.
-	complete bool
+	// complete are the registers whose files in this run make up a whole
+	// data product: a company missing from them has left (D54).
+	complete []*register.Kind
 	// small: no register file to compile; only the identities and entries
 	// the run touches are loaded, and the index is written as a delta.
 	small bool
@@ -561,38 +563,28 @@ func (r *run) siteFor(rec *register.Record) *site.Facts {
 	return nil
 }
 
-// openRegister opens a register file with the reader its format needs.
-func openRegister(path string, now time.Time) (register.Framed, io.Closer, error) {
-	f, err := os.Open(path)
+// openRegister opens a register file with the reader of its register:
+// the one the command line named, else the one its first bytes show.
+func openRegister(src registerFile, now time.Time) (register.Framed, *register.Kind, io.Closer, error) {
+	f, err := os.Open(src.path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	switch {
-	case strings.HasSuffix(path, ".jsonl") || strings.HasSuffix(path, ".ndjson"):
-		return register.NewOffeneRegister(f, filepath.Base(path)), f, nil
-	case strings.HasSuffix(path, ".csv"):
-		r, err := register.NewCompaniesHouse(f, filepath.Base(path), productDate(path, now))
-		if err != nil {
+	br := register.NewSniffer(f)
+	name := filepath.Base(src.path)
+	k := src.kind
+	if k == nil {
+		if k, err = register.Detect(br, name); err != nil {
 			f.Close()
-			return nil, nil, err
-		}
-		return r, f, nil
-	}
-	f.Close()
-	return nil, nil, fmt.Errorf("%s: not a register file (*.csv Companies House, *.jsonl OffeneRegister)", path)
-}
-
-var productDateRE = regexp.MustCompile(`(\d{4}-\d{2}-\d{2})`)
-
-// productDate is the date of a Companies House data product, from its
-// file name (BasicCompanyData-2026-10-01-part1_7.csv), else the run's.
-func productDate(path string, now time.Time) time.Time {
-	if m := productDateRE.FindString(filepath.Base(path)); m != "" {
-		if t, err := time.Parse(time.DateOnly, m); err == nil {
-			return t
+			return nil, nil, nil, fmt.Errorf("open %s: %w", src.path, err)
 		}
 	}
-	return now
+	rd, err := k.Open(k, br, register.Opening{File: name, Now: now})
+	if err != nil {
+		f.Close()
+		return nil, nil, nil, fmt.Errorf("open %s as %s: %w", src.path, k.Name, err)
+	}
+	return rd, k, f, nil
 }
 
 // siteFacts is what a website says (compile/site).

@@ -6,9 +6,7 @@ import (
 	"hash/fnv"
 	"io"
 	"path/filepath"
-	"regexp"
 	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -28,7 +26,7 @@ const scanBatchSize = 256
 // workers by company (Route), so a company's rows reach one worker in
 // file order; the workers call fn. Unreadable files go to problem when it
 // is set, and framed rows then count as rows read.
-func (r *run) scanFiles(ctx context.Context, files []string, fn func(worker int, rd register.Framed, raw register.Raw), problem func(Problem)) error {
+func (r *run) scanFiles(ctx context.Context, files []registerFile, fn func(worker int, rd register.Framed, raw register.Raw), problem func(Problem)) error {
 	n := runtime.GOMAXPROCS(0)
 	ins := make([]chan scanBatch, n)
 	var wg sync.WaitGroup
@@ -82,8 +80,9 @@ func parsed(rd register.Framed, raw register.Raw, problem func(Problem)) *regist
 }
 
 // frameFile frames one register file into the workers' channels.
-func (r *run) frameFile(path string, ins []chan scanBatch, report bool, problem func(Problem)) {
-	rd, closer, err := openRegister(path, r.now)
+func (r *run) frameFile(src registerFile, ins []chan scanBatch, report bool, problem func(Problem)) {
+	path := src.path
+	rd, _, closer, err := openRegister(src, r.now)
 	if err != nil {
 		if report {
 			problem(Problem{File: filepath.Base(path), Reason: err.Error()})
@@ -132,7 +131,7 @@ func (r *run) frameFile(path string, ins []chan scanBatch, report bool, problem 
 // with this goroutine as the only writer. A company's identity is only
 // touched under its stripe's lock (its rows go to one worker anyway; the
 // lock covers two companies' rows that share a key).
-func (r *run) compileFiles(ctx context.Context, files []string) error {
+func (r *run) compileFiles(ctx context.Context, files []registerFile) error {
 	r.pending = &[]*EntryRow{}
 	defer r.flushRows()
 	out := make(chan outcome, 1024)
@@ -206,41 +205,4 @@ func parallelFor(n int, fn func(i int)) {
 		}()
 	}
 	wg.Wait()
-}
-
-var partRE = regexp.MustCompile(`^BasicCompanyData-(\d{4}-\d{2}-\d{2})-part(\d+)_(\d+)\.csv$`)
-
-// completeProduct reports whether the files include every part of a
-// Companies House BasicCompanyData product (part1_7 … part7_7 of one
-// date), read whole in this run.
-func completeProduct(files []string) bool {
-	parts := map[string]map[int]bool{}
-	total := map[string]int{}
-	for _, f := range files {
-		m := partRE.FindStringSubmatch(filepath.Base(f))
-		if m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[2])
-		t, _ := strconv.Atoi(m[3])
-		if parts[m[1]] == nil {
-			parts[m[1]] = map[int]bool{}
-		}
-		parts[m[1]][n] = true
-		total[m[1]] = t
-	}
-	for date, ps := range parts {
-		t := total[date]
-		if t == 0 {
-			continue
-		}
-		all := true
-		for i := 1; i <= t; i++ {
-			all = all && ps[i]
-		}
-		if all {
-			return true
-		}
-	}
-	return false
 }

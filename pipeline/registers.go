@@ -18,11 +18,25 @@ import (
 	"github.com/daawid/registry/schemas"
 )
 
+// registerFile is one register file of the run and the register it is
+// read as.
+type registerFile struct {
+	path string
+	kind *register.Kind
+}
+
 // registerFiles are the register files this run compiles: a file compiled
 // whole before (same SHA-256) is skipped, its companies are unchanged.
-func (r *run) registerFiles(ctx context.Context) ([]string, error) {
-	var files []string
-	for _, f := range r.cfg.Registers {
+// Each file's register is settled here, named on the command line
+// ("KIND:FILE") or recognised by its content.
+func (r *run) registerFiles(ctx context.Context) ([]registerFile, error) {
+	var files []registerFile
+	for _, arg := range r.cfg.Registers {
+		src, err := register.ParseSource(arg)
+		if err != nil {
+			return nil, fmt.Errorf("register files: %w", err)
+		}
+		f := src.Path
 		sha, err := publication.FileSHA256(f)
 		if err != nil {
 			r.refuse(Problem{File: f, Reason: err.Error()})
@@ -35,7 +49,15 @@ func (r *run) registerFiles(ctx context.Context) ([]string, error) {
 			r.log.Info("register file unchanged since it was compiled; skipped", "file", f)
 			continue
 		}
-		files = append(files, f)
+		// The file is opened once here, its register named or recognised
+		// and its header read, so that a file no register reads stops the
+		// run now, loudly, rather than as a problem among the rows (D78).
+		_, kind, closer, err := openRegister(registerFile{path: f, kind: src.Kind}, r.now)
+		if err != nil {
+			return nil, fmt.Errorf("register files: %w", err)
+		}
+		closer.Close()
+		files = append(files, registerFile{path: f, kind: kind})
 		if err := r.w.append("stage_inputs", sha, filepath.Base(f), r.rep.RunID); err != nil {
 			return nil, err
 		}
@@ -43,11 +65,32 @@ func (r *run) registerFiles(ctx context.Context) ([]string, error) {
 	return files, nil
 }
 
+// completeKinds are the registers whose files in this run make up a whole
+// data product (D54): every company they do not name has left.
+func completeKinds(files []registerFile) []*register.Kind {
+	var out []*register.Kind
+	for _, k := range register.Kinds() {
+		if k.Complete == nil {
+			continue
+		}
+		var names []string
+		for _, f := range files {
+			if f.kind == k {
+				names = append(names, filepath.Base(f.path))
+			}
+		}
+		if len(names) > 0 && k.Complete(names) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // registers compiles the register files in two passes: the first finds
 // the companies the registry does not know and gives them identities in
 // key order (so IDs and slugs do not depend on the order of rows or
 // files); the second compiles every record.
-func (r *run) registers(ctx context.Context, files []string) error { // First pass: the companies the registry does not know, on every core.
+func (r *run) registers(ctx context.Context, files []registerFile) error { // First pass: the companies the registry does not know, on every core.
 	n := runtime.GOMAXPROCS(0)
 	found, renamed := make([][]compile.NewCompany, n), make([][]compile.NewCompany, n)
 	err := r.scanFiles(ctx, files, func(w int, rd register.Framed, raw register.Raw) {
@@ -100,7 +143,7 @@ func (r *run) registers(ctx context.Context, files []string) error { // First pa
 			r.log.Info("renamed", "entry", id.EntryID, "slug", id.Slug, "was", id.OldSlugs[len(id.OldSlugs)-1])
 		}
 	}
-	r.complete = completeProduct(files)
+	r.complete = completeKinds(files)
 	return r.compileFiles(ctx, files)
 }
 
@@ -135,7 +178,13 @@ func (r *run) record(rec *register.Record) outcome {
 			if row.Claimed {
 				return outcome{key: rec.Key, problems: []Problem{{File: rec.File, Line: rec.Line, Reason: "the register says " + rec.Status + "; the entry is claimed and stays", Kept: true}}, unchanged: true}
 			}
-			return outcome{key: rec.Key, remove: row, reason: "register: " + rec.Status}
+			reason := "register: " + rec.Status
+			if rec.Withheld {
+				// D77: the company asked the register not to publish it;
+				// the entry compiled from it before comes down.
+				reason = "register: withheld at the company's request (" + rec.Status + ")"
+			}
+			return outcome{key: rec.Key, remove: row, reason: reason}
 		}
 		return outcome{key: rec.Key, unchanged: true}
 	}
@@ -467,27 +516,26 @@ func keysOf[V any](m map[string]V) map[string]bool {
 	return out
 }
 
-// dissolved removes the companies a complete Companies House product no
-// longer lists (decision D54): BasicCompanyData lists every live company,
-// so one missing from all the parts of a product has been dissolved or
-// struck off. Claimed entries stay, with a warning.
+// dissolved removes the companies a complete data product no longer
+// lists (decision D54): Companies House BasicCompanyData lists every live
+// company, so one missing from all the parts of a product has been
+// dissolved or struck off. Claimed entries stay, with a warning.
 func (r *run) dissolved() {
-	if !r.complete {
-		return
-	}
-	var gone []*EntryRow
-	for key, row := range r.rows {
-		if strings.HasPrefix(key, "gb/") && !row.seen && !row.Removed && !r.touched[row.EntryID] {
-			gone = append(gone, row)
+	for _, k := range r.complete {
+		var gone []*EntryRow
+		for key, row := range r.rows {
+			if k.Owns(key) && !row.seen && !row.Removed && !r.touched[row.EntryID] {
+				gone = append(gone, row)
+			}
 		}
-	}
-	sortRows(gone)
-	for _, row := range gone {
-		if row.Claimed {
-			r.refuse(Problem{File: "Companies House", Path: row.Key, Reason: "not in the latest BasicCompanyData product; the entry is claimed and stays", Kept: true})
-			continue
+		sortRows(gone)
+		for _, row := range gone {
+			if row.Claimed {
+				r.refuse(Problem{File: k.Display, Path: row.Key, Reason: "not in the latest " + k.Product + " product; the entry is claimed and stays", Kept: true})
+				continue
+			}
+			r.remove(row, "register: no longer in "+k.Display+" "+k.Product)
 		}
-		r.remove(row, "register: no longer in Companies House BasicCompanyData")
 	}
 }
 

@@ -544,6 +544,11 @@ func RecordOf(row *EntryRow, e *schemas.Entry) *register.Record {
 	}
 	rec := &register.Record{Source: "state", Key: row.Key, Register: *op.Register, LegalName: op.LegalName, LegalForm: op.LegalForm,
 		Name: e.DisplayName, Address: op.Address, Active: true, Jurisdiction: op.Address.Country}
+	if k := register.KindOfType(op.Register.Type); k != nil {
+		// A register the table knows says the language and zone of its
+		// entries; for any other, compile goes by the address's country.
+		rec.Language, rec.TimeZone = k.Language, k.TimeZone
+	}
 	for _, p := range e.Provenance {
 		if p.Source == schemas.SourceRegister {
 			rec.RetrievedAt = schemas.ParseTime(p.ObservedAt)

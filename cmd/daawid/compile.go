@@ -135,7 +135,7 @@ func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*
 		static = fs.String("static", "", "also write the publication as a plain file tree here")
 	}
 	var registers, verification multiFlag
-	fs.Var(&registers, "register", "register file (*.csv Companies House BasicCompanyData, *.jsonl OffeneRegister); repeat for several")
+	fs.Var(&registers, "register", "register file, recognised by its content (Companies House BasicCompanyData CSV, OffeneRegister JSON lines, INSEE SIRENE StockEtablissement CSV), or KIND:FILE to name its register (companies-house, offeneregister, sirene); repeat for several")
 	websites := fs.String("websites", "", "websites to crawl: a folder of a saved-site archive (*.txtar, served on loopback), or the http(s) URL of a list of sites (one host or URL per line) crawled live")
 	inbox := fs.String("owner-inbox", "", "folder of owner revisions (*.json)")
 	fs.Var(&verification, "verification", "JSON-lines file of verification events; repeat for several")
@@ -146,9 +146,9 @@ func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for operators tuning a run)")
 	fs.Usage = func() {
 		if publish {
-			fmt.Fprintln(stderr, "usage: daawid pipeline run --state DIR --out DIR [--site-url URL] [--static DIR] [--register FILE]... [--websites DIR|URL] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
+			fmt.Fprintln(stderr, "usage: daawid pipeline run --state DIR --out DIR [--site-url URL] [--static DIR] [--register [KIND:]FILE]... [--websites DIR|URL] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
 		} else {
-			fmt.Fprintln(stderr, "usage: daawid compile --state DIR [--register FILE]... [--websites DIR|URL] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
+			fmt.Fprintln(stderr, "usage: daawid compile --state DIR [--register [KIND:]FILE]... [--websites DIR|URL] [--owner-inbox DIR] [--verification FILE]... [--now RFC3339]")
 		}
 		fs.PrintDefaults()
 	}

@@ -1,10 +1,12 @@
 package register
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -25,73 +27,36 @@ var chColumns = []string{
 	"SICCode.SicText_1", "SICCode.SicText_2", "SICCode.SicText_3", "SICCode.SicText_4",
 }
 
-// maxContinuation caps how many physical lines one record may span (a
-// quoted address line with a line break); beyond it the quote is broken.
-const maxContinuation = 8
-
 // CompaniesHouse reads a BasicCompanyData CSV file.
 type CompaniesHouse struct {
-	file      string
-	sc        *bufio.Scanner
-	line      int // physical lines read
-	pending   []pendingLine
+	*csvFrames
 	col       map[string]int
 	width     int
 	retrieved time.Time
-}
-
-type pendingLine struct {
-	n    int
-	text string
+	kind      *Kind
 }
 
 // NewCompaniesHouse starts reading. retrieved is the date of the data
 // product (its file name carries it: BasicCompanyData-2026-10-01-…); it is
 // the provenance date of every record.
 func NewCompaniesHouse(r io.Reader, file string, retrieved time.Time) (*CompaniesHouse, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	c := &CompaniesHouse{file: file, sc: sc, retrieved: retrieved, col: map[string]int{}}
-	n, head, ok := c.physical()
-	if !ok {
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		return nil, fmt.Errorf("%s: empty file, no header", file)
+	return newCompaniesHouse(&companiesHouseKind, r, file, retrieved)
+}
+
+// newCompaniesHouse is NewCompaniesHouse for the table's row, which hands
+// itself in (a row that named its own reader would be an initialisation
+// cycle).
+func newCompaniesHouse(k *Kind, r io.Reader, file string, retrieved time.Time) (*CompaniesHouse, error) {
+	c := &CompaniesHouse{csvFrames: newCSVFrames(r, file), retrieved: retrieved, kind: k}
+	col, width, n, err := c.header()
+	if err != nil {
+		return nil, err
 	}
-	head = strings.TrimPrefix(head, "\ufeff")
-	names, open := splitCSVLine(head, nil)
-	if open {
-		return nil, fmt.Errorf("%s:%d: header has an unterminated quote", file, n)
-	}
-	for i, name := range names {
-		c.col[strings.TrimSpace(name)] = i
-	}
-	c.width = len(names)
-	var missing []string
-	for _, want := range chColumns {
-		if _, ok := c.col[want]; !ok {
-			missing = append(missing, want)
-		}
-	}
-	if len(missing) > 0 {
+	c.col, c.width = col, width
+	if missing := missingColumns(col, chColumns); len(missing) > 0 {
 		return nil, fmt.Errorf("%s:%d: not a Companies House BasicCompanyData header: missing %s", file, n, strings.Join(missing, ", "))
 	}
 	return c, nil
-}
-
-// physical returns the next physical line, from the pushed-back ones first.
-func (c *CompaniesHouse) physical() (int, string, bool) {
-	if len(c.pending) > 0 {
-		p := c.pending[0]
-		c.pending = c.pending[1:]
-		return p.n, p.text, true
-	}
-	if !c.sc.Scan() {
-		return 0, "", false
-	}
-	c.line++
-	return c.line, strings.TrimSuffix(c.sc.Text(), "\r"), true
 }
 
 // Next returns the next record, a *RowError for a bad row, or io.EOF.
@@ -101,42 +66,6 @@ func (c *CompaniesHouse) Next() (*Record, error) {
 		return nil, err
 	}
 	return c.Parse(raw)
-}
-
-// Frame returns the next record's lines: one physical line, or a few when
-// a quoted field holds a line break.
-func (c *CompaniesHouse) Frame() (Raw, error) {
-	for {
-		n, text, ok := c.physical()
-		if !ok {
-			if err := c.sc.Err(); err != nil {
-				// The scanner stops for good (a line over its limit): the rest
-				// of the file can't be read.
-				return Raw{}, fmt.Errorf("%s:%d: unreadable line: %w", c.file, c.line+1, err)
-			}
-			return Raw{}, io.EOF
-		}
-		if strings.TrimSpace(text) == "" {
-			continue // blank lines carry nothing
-		}
-		open := csvOpen(text)
-		var extra []pendingLine
-		for open && len(extra) < maxContinuation {
-			m, more, ok := c.physical()
-			if !ok {
-				break
-			}
-			extra = append(extra, pendingLine{m, more})
-			text += "\n" + more
-			open = csvOpen(text)
-		}
-		if open {
-			// Give the lines back: they are records of their own.
-			c.pending = append(extra, c.pending...)
-			return Raw{Line: n, Err: &RowError{File: c.file, Line: n, Msg: "unterminated quote"}}, nil
-		}
-		return Raw{Line: n, Text: []byte(text)}, nil
-	}
 }
 
 // Parse parses a framed record.
@@ -220,11 +149,13 @@ func (c *CompaniesHouse) record(n int, fields []string) (*Record, error) {
 	status := c.get(fields, "CompanyStatus")
 	legal := titleCase(name)
 	r := &Record{
-		Source:         "companies-house",
+		Source:         c.kind.Name,
 		File:           c.file,
 		Line:           n,
 		Key:            "gb/" + strings.ToLower(number),
-		Jurisdiction:   "GB",
+		Jurisdiction:   c.kind.Jurisdiction,
+		Language:       c.kind.Language,
+		TimeZone:       c.kind.TimeZone,
 		Register:       schemas.Register{Type: "GB:CompaniesHouse", Number: number},
 		LegalName:      legal,
 		LegalForm:      ukForm(c.get(fields, "CompanyCategory")),
@@ -307,4 +238,47 @@ func sicToNACE(sic string) (string, bool) {
 		}
 	}
 	return code[:2] + "." + code[2:4], true
+}
+
+// chKey is the identity key of a Companies House number: "gb/" and the
+// number in lower case ("gb/sc999001").
+func chKey(r schemas.Register) string {
+	return "gb/" + strings.ToLower(r.Number)
+}
+
+var partRE = regexp.MustCompile(`^BasicCompanyData-(\d{4}-\d{2}-\d{2})-part(\d+)_(\d+)\.csv$`)
+
+// completeProduct reports whether the files include every part of a
+// Companies House BasicCompanyData product (part1_7 … part7_7 of one
+// date), read whole in this run.
+func completeProduct(files []string) bool {
+	parts := map[string]map[int]bool{}
+	total := map[string]int{}
+	for _, f := range files {
+		m := partRE.FindStringSubmatch(filepath.Base(f))
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		t, _ := strconv.Atoi(m[3])
+		if parts[m[1]] == nil {
+			parts[m[1]] = map[int]bool{}
+		}
+		parts[m[1]][n] = true
+		total[m[1]] = t
+	}
+	for date, ps := range parts {
+		t := total[date]
+		if t == 0 {
+			continue
+		}
+		all := true
+		for i := 1; i <= t; i++ {
+			all = all && ps[i]
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }

@@ -56,6 +56,7 @@ type OffeneRegister struct {
 	file string
 	r    *bufio.Reader
 	line int
+	kind *Kind
 }
 
 // maxLine caps one JSON line; a longer line is reported and skipped.
@@ -63,7 +64,13 @@ const maxLine = 4 << 20
 
 // NewOffeneRegister starts reading.
 func NewOffeneRegister(r io.Reader, file string) *OffeneRegister {
-	return &OffeneRegister{file: file, r: bufio.NewReaderSize(r, 256<<10)}
+	return newOffeneRegister(&offeneRegisterKind, r, file)
+}
+
+// newOffeneRegister is NewOffeneRegister for the table's row, which hands
+// itself in.
+func newOffeneRegister(k *Kind, r io.Reader, file string) *OffeneRegister {
+	return &OffeneRegister{file: file, r: bufio.NewReaderSize(r, 256<<10), kind: k}
 }
 
 // readLine returns the next line without its end, or io.EOF.
@@ -172,6 +179,17 @@ func (o *OffeneRegister) Brief(raw Raw) (Brief, bool) {
 		Active: orActive(strings.TrimSpace(l.CurrentStatus))}, true
 }
 
+// deKey is the identity key of a German register entry named elsewhere:
+// the court without "Amtsgericht", the section and the number, folded as
+// orKey folds them.
+func deKey(r schemas.Register) string {
+	court := strings.TrimSpace(strings.TrimPrefix(r.Court, "Amtsgericht"))
+	if court == "" || r.Section == "" {
+		return ""
+	}
+	return "de/" + keyPart(court) + "/" + strings.ToLower(r.Section) + "/" + keyPart(r.Number)
+}
+
 func orKey(court, art, number string) string {
 	return "de/" + keyPart(court) + "/" + strings.ToLower(art) + "/" + keyPart(number)
 }
@@ -261,11 +279,13 @@ func (o *OffeneRegister) record(b []byte, line int) (*Record, error) {
 	display, form := splitGermanForm(name)
 	status := strings.TrimSpace(l.CurrentStatus)
 	r := &Record{
-		Source:       "offeneregister",
+		Source:       o.kind.Name,
 		File:         o.file,
 		Line:         line,
 		Key:          orKey(court, a.RegisterArt, number),
-		Jurisdiction: "DE",
+		Jurisdiction: o.kind.Jurisdiction,
+		Language:     o.kind.Language,
+		TimeZone:     o.kind.TimeZone,
 		Register:     schemas.Register{Type: typ, Court: "Amtsgericht " + court, Section: a.RegisterArt, Number: number},
 		LegalName:    name,
 		LegalForm:    form,

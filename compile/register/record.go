@@ -8,7 +8,6 @@ package register
 import (
 	"fmt"
 	"hash/fnv"
-	"strings"
 	"time"
 
 	"github.com/daawid/registry/schemas"
@@ -16,7 +15,8 @@ import (
 
 // Record is one company as a register states it.
 type Record struct {
-	// Source names the format: "companies-house" or "offeneregister".
+	// Source names the register it was read from: the Name of its row in
+	// the register table ("companies-house", "offeneregister", "sirene").
 	Source string
 	// File and Line say where the record was read.
 	File string
@@ -25,8 +25,13 @@ type Record struct {
 	// register reference, lower case ("gb/09999991",
 	// "de/wuppertal/hrb/99901").
 	Key          string
-	Jurisdiction string // ISO country of the register: GB, DE
-	Register     schemas.Register
+	Jurisdiction string // ISO country of the register: GB, DE, FR
+	// Language and TimeZone are the register's, from its row in the
+	// register table: the language its entries are compiled in and the
+	// zone of the hours a website gives for the registered office.
+	Language string
+	TimeZone string
+	Register schemas.Register
 	// LegalName is the name as registered, in normal case
 	// ("Thornbury & Hale Joinery Ltd", "Schreinerei Beispiel GmbH").
 	LegalName string
@@ -36,9 +41,15 @@ type Record struct {
 	Name    string
 	Address schemas.Address
 	// Active is false for a company that has left the register (dissolved,
-	// removed); Status is the register's own word for it.
+	// removed) or whose data the register withholds; Status is the
+	// register's own word for it.
 	Active bool
 	Status string
+	// Withheld is true for a company whose data the register does not
+	// publish at the company's or person's request (SIRENE's
+	// "diffusion partielle"): the record carries its key and status only,
+	// so that an entry compiled before the request is taken down.
+	Withheld bool
 	// IncorporatedOn and DissolvedOn are dates (YYYY-MM-DD) or "".
 	IncorporatedOn string
 	DissolvedOn    string
@@ -68,14 +79,20 @@ type Officer struct {
 }
 
 // Reference is how documents name the register entry: "Amtsgericht
-// Wuppertal HRB 99901", "Companies House 09999991".
+// Wuppertal HRB 99901", "Companies House 09999991". The register table
+// says it for the registers it knows; any other (a register an owner
+// declared) is named by its court, section and number.
 func (r *Record) Reference() string {
-	switch r.Register.Type {
-	case "GB:CompaniesHouse":
-		return "Companies House " + r.Register.Number
+	if k := KindOfType(r.Register.Type); k != nil && k.Reference != nil {
+		return k.Reference(r.Register)
 	}
-	s := r.Register.Court
-	for _, p := range []string{r.Register.Section, r.Register.Number} {
+	return joinReference(r.Register)
+}
+
+// joinReference names a register entry by its court, section and number.
+func joinReference(reg schemas.Register) string {
+	s := reg.Court
+	for _, p := range []string{reg.Section, reg.Number} {
 		if p != "" {
 			if s != "" {
 				s += " "
@@ -154,17 +171,12 @@ func routeHash(b []byte) uint32 {
 }
 
 // KeyFor is the identity key of a register entry named elsewhere (in an
-// Impressum): the same key the readers give records.
+// Impressum): the same key the readers give records, made by the row of
+// the register table that owns the register type; "" when none does or
+// the reference is incomplete.
 func KeyFor(r schemas.Register) string {
-	switch {
-	case r.Type == "GB:CompaniesHouse":
-		return "gb/" + strings.ToLower(r.Number)
-	case strings.HasPrefix(r.Type, "DE:"):
-		court := strings.TrimSpace(strings.TrimPrefix(r.Court, "Amtsgericht"))
-		if court == "" || r.Section == "" {
-			return ""
-		}
-		return "de/" + keyPart(court) + "/" + strings.ToLower(r.Section) + "/" + keyPart(r.Number)
+	if k := KindOfType(r.Type); k != nil {
+		return k.Key(r)
 	}
 	return ""
 }
