@@ -18,62 +18,72 @@ import (
 // registry's entries table: a million rows never pass through Go one by
 // one.
 func (p *publisher) siteFiles(db *export.RegistryDB) error {
-	if p.delta && !p.listingChanged {
-		// Nothing came or went: the sitemaps and the content structure of
-		// the current publication stay (their lastmod and token figures
-		// catch up at the nightly publication; IndexNow has the changed
-		// pages now).
-		kept, err := p.keptSiteFiles()
+	var extra []siteFile
+	// Nothing came or went: the sitemaps and the content structure of the
+	// current publication stay (their lastmod and token figures catch up
+	// at the nightly publication; IndexNow has the changed pages now).
+	if !(p.delta && !p.listingChanged && p.keep(listingFile, false)) {
+		listing, err := p.listingFiles(db)
 		if err != nil {
 			return err
 		}
-		if kept {
-			return p.siteFilesExcept(db, true)
+		extra = append(extra, listing...)
+	}
+	// The registry pages depend only on the engine and the site, which a
+	// delta shares with the publication before it (sameRender): it keeps
+	// them, so a delta every minute does not write them again.
+	if !(p.delta && p.keep(registryPage, true)) {
+		for _, d := range render.RegistryPages(p.cfg.Site) {
+			extra = append(extra, siteFile{d.Path, d.MediaType, d.Body})
 		}
 	}
-	return p.siteFilesExcept(db, false)
+	return p.writeSiteFiles(extra)
 }
 
-// keptSite reports whether a registry-level file is one a delta keeps.
-func keptSite(path string) bool {
+// listingFile reports whether a registry-level file is made from the list
+// of entries (the sitemaps and the content structure).
+func listingFile(path string) bool {
 	return path == "/sitemap.xml" || strings.HasPrefix(path, "/sitemaps/") || path == "/awp/content/structure.json"
 }
 
-// keptSiteFiles carries the current publication's sitemaps and content
-// structure over (their rows point into its pack).
-func (p *publisher) keptSiteFiles() (bool, error) {
+// registryPage reports whether a registry-level file is one of
+// render.RegistryPages.
+func registryPage(path string) bool {
+	return strings.HasPrefix(path, "/docs/") || path == "/ns" || path == "/ns.jsonld" || strings.HasPrefix(path, "/schemas/")
+}
+
+// keep carries the current publication's registry-level files of a group
+// over (their rows point into its pack), when it has them: some (any) or,
+// with all, every one this engine makes.
+func (p *publisher) keep(group func(path string) bool, all bool) bool {
 	var kept []publication.DocRow
 	for _, d := range p.prevManifest.Site {
-		if d.Kind == publication.KindSite && keptSite(d.Path) {
+		if d.Kind == publication.KindSite && group(d.Path) {
 			kept = append(kept, d)
 		}
 	}
-	if len(kept) == 0 {
-		return false, nil
+	if len(kept) == 0 || (all && len(kept) != len(render.RegistryPages(p.cfg.Site))) {
+		return false
 	}
 	for _, d := range kept {
 		p.packs[d.Pack] = true
 	}
 	p.docs = append(p.docs, kept...)
 	p.rep.Documents += int64(len(kept))
-	return true, nil
+	return true
 }
 
-// siteFilesExcept writes the registry-level files, without the sitemaps
-// and the content structure when those were kept.
-func (p *publisher) siteFilesExcept(db *export.RegistryDB, keep bool) error {
+// listingFiles makes the sitemaps and the content structure.
+func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 	s := p.cfg.Site
-	if keep {
-		return p.writeSiteFiles(nil)
-	}
 	lines, lastmods, err := db.SitemapLines(s.BaseURL, render.SitemapLimit)
 	if err != nil {
-		return fmt.Errorf("sitemaps: %w", err)
+		return nil, fmt.Errorf("sitemaps: %w", err)
 	}
 	tax := taxonomy.Default()
 	sections, err := db.Structure(render.StructurePagesMax, func(sector string) string { return tax.Label(sector, "en") })
 	if err != nil {
-		return fmt.Errorf("structure: %w", err)
+		return nil, fmt.Errorf("structure: %w", err)
 	}
 	var sitemaps []siteFile
 	if len(lines) <= 1 {
@@ -90,8 +100,7 @@ func (p *publisher) siteFilesExcept(db *export.RegistryDB, keep bool) error {
 		}
 		sitemaps = append([]siteFile{{"/sitemap.xml", "application/xml", render.SitemapIndex(s, names, lastmods)}}, sitemaps...)
 	}
-	sitemaps = append(sitemaps, siteFile{"/awp/content/structure.json", "application/json", render.AWPStructureOf(p.now, sections)})
-	return p.writeSiteFiles(sitemaps)
+	return append(sitemaps, siteFile{"/awp/content/structure.json", "application/json", render.AWPStructureOf(p.now, sections)}), nil
 }
 
 type siteFile struct {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -376,4 +377,28 @@ func AWPFunctions(s Site, tools []schemas.ToolSpec) []byte {
 			{"mcp_tool", t.Name}, {"endpoint", s.MCPURL}})
 	}
 	return indentJSON(ordered{{"version", "1.0"}, {"functions", list}})
+}
+
+// RegistryPages are the registry-level pages that depend only on the
+// engine and the site: the API and ranking documentation, the vocabulary
+// (/ns) and the published schemas, in path order. The publication holds
+// them with its other registry-level files (rendered once, at publish);
+// the server serves them from there.
+func RegistryPages(s Site) []Document {
+	const html = "text/html; charset=utf-8"
+	out := []Document{
+		{Path: "/docs/api", MediaType: html, Body: APIDocs(s)},
+		{Path: "/docs/ranking", MediaType: html, Body: RankingPolicyPage(s)},
+		{Path: "/docs/ranking.md", MediaType: "text/markdown; charset=utf-8", Body: RankingPolicyMarkdown(s)},
+		{Path: "/ns", MediaType: html, Body: NamespaceHTML(s)},
+		{Path: "/ns.jsonld", MediaType: "application/ld+json", Body: NamespaceJSONLD(s)},
+		{Path: "/schemas/0.1/openapi.json", MediaType: "application/vnd.oai.openapi+json", Body: schemas.OpenAPI(s.APIURL, s.BaseURL)},
+	}
+	for name, b := range schemas.SchemaFiles() {
+		if name != "openapi.json" {
+			out = append(out, Document{Path: "/schemas/0.1/" + name, MediaType: "application/schema+json", Body: b})
+		}
+	}
+	slices.SortFunc(out, func(a, b Document) int { return strings.Compare(a.Path, b.Path) })
+	return out
 }

@@ -64,10 +64,6 @@ type Server struct {
 	// mcp is the MCP endpoint's handler, mounted by the MCP package.
 	mcp  http.Handler
 	keys *keyStore // nil: the exports are closed
-	// static are the files made once at start (schemas, /docs/api, /ns);
-	// started is their Last-Modified.
-	static  map[string]static
-	started time.Time
 	// reportMu: one writer of the report files per process.
 	reportMu sync.Mutex
 }
@@ -85,8 +81,6 @@ func New(cfg Config, svc *query.Service) (*Server, error) {
 	if pages, api, mcp := hostOf(site.BaseURL), hostOf(site.APIURL), hostOf(site.MCPURL); pages != api || pages != mcp {
 		s.pagesHost, s.apiHost, s.mcpHost = pages, api, mcp
 	}
-	s.started = cfg.Now().UTC().Truncate(time.Second)
-	s.static = s.staticFiles()
 	if cfg.Keys != "" {
 		s.keys = &keyStore{path: cfg.Keys}
 	}
