@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"github.com/daawid/registry/export/publication"
 	"maps"
 	"path/filepath"
 	"runtime"
@@ -12,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/daawid/registry/export/publication"
 
 	"github.com/daawid/registry/compile"
 	"github.com/daawid/registry/compile/register"

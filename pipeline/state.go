@@ -3,7 +3,6 @@ package pipeline
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -16,7 +15,6 @@ import (
 	"github.com/daawid/registry/export"
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/schemas"
-	"github.com/duckdb/duckdb-go/v2"
 )
 
 // StateFile is the pipeline's state database in its state directory.
@@ -306,10 +304,10 @@ func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.
 		return nil, nil, err
 	}
 	defer conn.Close()
-	if err := tempStrings(ctx, conn, "wanted_ids", "entry_id", entryIDs); err != nil {
+	if err := publication.TempStrings(ctx, conn, "wanted_ids", "entry_id", entryIDs); err != nil {
 		return nil, nil, err
 	}
-	if err := tempStrings(ctx, conn, "wanted_keys", "key", keys); err != nil {
+	if err := publication.TempStrings(ctx, conn, "wanted_keys", "key", keys); err != nil {
 		return nil, nil, err
 	}
 	q := `SELECT ` + indexColumns("") + ` FROM ` + indexSource(s.chain) + `
@@ -468,7 +466,7 @@ func (s *State) Declarations(ctx context.Context, entryIDs []string) (map[string
 		return nil, err
 	}
 	defer conn.Close()
-	if err := tempStrings(ctx, conn, "wanted", "entry_id", entryIDs); err != nil {
+	if err := publication.TempStrings(ctx, conn, "wanted", "entry_id", entryIDs); err != nil {
 		return nil, err
 	}
 	rs, err := conn.QueryContext(ctx, `SELECT d.entry_id, d.based_on, d.declared_at, d.file, d.entry FROM declarations d JOIN temp.wanted w USING (entry_id)`)
@@ -489,40 +487,6 @@ func (s *State) Declarations(ctx context.Context, entryIDs []string) (map[string
 		out[id] = &d
 	}
 	return out, rs.Err()
-}
-
-// appendRows bulk-loads rows into a table of a catalog ("temp" for
-// temporary tables) through the DuckDB Appender.
-func appendRows(conn *sql.Conn, catalog, table string, rows [][]driver.Value) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	return conn.Raw(func(dc any) error {
-		a, err := duckdb.NewAppender(dc.(driver.Conn), catalog, "main", table)
-		if err != nil {
-			return err
-		}
-		for _, r := range rows {
-			if err := a.AppendRow(r...); err != nil {
-				a.Close()
-				return fmt.Errorf("%s: %w", table, err)
-			}
-		}
-		return a.Close()
-	})
-}
-
-// tempStrings makes (or replaces) a temporary one-column table of
-// strings on a connection, to join a list against.
-func tempStrings(ctx context.Context, conn *sql.Conn, table, col string, vals []string) error {
-	if _, err := conn.ExecContext(ctx, `CREATE OR REPLACE TEMP TABLE `+table+` (`+col+` VARCHAR)`); err != nil {
-		return err
-	}
-	rows := make([][]driver.Value, len(vals))
-	for i, v := range vals {
-		rows[i] = []driver.Value{v}
-	}
-	return appendRows(conn, "temp", table, rows)
 }
 
 // InputSeen reports whether a register file with this content was compiled.

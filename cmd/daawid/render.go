@@ -35,7 +35,7 @@ func runRender(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	f, ok := render.FormatByName(*format)
-	if !ok {
+	if !ok || !f.Public {
 		fmt.Fprintf(stderr, "daawid render: unknown format %q (one of %s)\n", *format, strings.Join(names, ", "))
 		return 2
 	}
