@@ -8,12 +8,12 @@ import "github.com/daawid/registry/schemas"
 // every builder of the entry (Documents shares one set across all its
 // formats and languages).
 type facts struct {
+	e               *schemas.Entry
 	enabled         []schemas.Action       // enabled actions, in entry order
 	public          []schemas.ContactPoint // public contact points
 	credentials     []schemas.Credential   // still valid at the revision's instant (D31)
 	verifiedHosts   []string
 	primary         *schemas.Location
-	media           map[string]*schemas.Media
 	operatorCountry string // "" without an operator block (MD-37)
 	capacityActive  bool
 	belowDomain     bool // links are user content (rel=ugc)
@@ -25,17 +25,13 @@ func factsOf(e *schemas.Entry) *facts {
 		verifiedHosts: e.VerifiedHosts(), primary: e.PrimaryLocation(), operatorCountry: e.OperatorCountry(),
 		capacityActive: e.CapacityActive(), belowDomain: e.BelowDomain()}
 	f.noindex, f.follow = e.HTMLNoindex()
-	if len(e.Media) > 0 {
-		f.media = make(map[string]*schemas.Media, len(e.Media))
-		for i := len(e.Media) - 1; i >= 0; i-- { // the first of a repeated ID wins, as in Entry.MediaItem
-			f.media[e.Media[i].ID] = &e.Media[i]
-		}
-	}
+	f.e = e
 	return f
 }
 
-// mediaItem is the media item with the ID, or nil.
-func (f *facts) mediaItem(id string) *schemas.Media { return f.media[id] }
+// mediaItem is the media item with the ID, or nil. An entry has a handful
+// of media items: a scan costs less than a map made for every entry.
+func (f *facts) mediaItem(id string) *schemas.Media { return f.e.MediaItem(id) }
 
 // newBuilder starts a projection of an entry in a language; f are the
 // entry's facts when the caller has them (nil: made here).
