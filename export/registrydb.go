@@ -33,6 +33,14 @@ type RegistryDB struct {
 // NewRegistryDB makes a new registry.duckdb at path, with the taxonomy's
 // categories.
 func NewRegistryDB(path string) (*RegistryDB, error) {
+	r, err := newRegistryDB(path)
+	if err != nil {
+		return nil, fmt.Errorf("new registry database %s: %w", path, err)
+	}
+	return r, nil
+}
+
+func newRegistryDB(path string) (*RegistryDB, error) {
 	db, err := sql.Open("duckdb", path)
 	if err != nil {
 		return nil, err
@@ -40,7 +48,7 @@ func NewRegistryDB(path string) (*RegistryDB, error) {
 	for _, q := range publication.TablesSQL {
 		if _, err := db.Exec(q); err != nil {
 			db.Close()
-			return nil, fmt.Errorf("registry.duckdb: %w", err)
+			return nil, err
 		}
 	}
 	conn, err := db.Conn(context.Background())
@@ -187,6 +195,14 @@ func (r *RegistryDB) OldSlugs(ctx context.Context, slugs []OldSlug) error {
 // CopyRegistryDB starts a delta publication's database as a copy of the
 // previous one without the rows of the entries that changed.
 func CopyRegistryDB(src, dst string, changed []string) (*RegistryDB, error) {
+	r, err := copyRegistryDB(src, dst, changed)
+	if err != nil {
+		return nil, fmt.Errorf("copy registry database %s: %w", src, err)
+	}
+	return r, nil
+}
+
+func copyRegistryDB(src, dst string, changed []string) (*RegistryDB, error) {
 	in, err := os.Open(src)
 	if err != nil {
 		return nil, err
