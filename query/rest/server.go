@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -97,7 +98,7 @@ func New(cfg Config, svc *query.Service) (*Server, error) {
 	e.HandleMethodNotAllowed = false
 	e.UseRawPath = true // slugs never need it; by-domain hosts may carry %2F
 	if err := e.SetTrustedProxies(cfg.TrustedProxies); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("rest: trusted proxies: %w", err)
 	}
 	e.Use(gin.CustomRecoveryWithWriter(nil, func(c *gin.Context, err any) {
 		s.log.Error("panic", "path", c.Request.URL.Path, "err", err)
