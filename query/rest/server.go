@@ -108,7 +108,9 @@ func New(cfg Config, svc *query.Service) (*Server, error) {
 	}))
 	e.Use(s.common)
 	s.engine = e
-	s.routes()
+	if err := s.routes(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -161,11 +163,11 @@ func (s *Server) onItsHost(c *gin.Context) bool {
 	path := c.Request.URL.Path
 	want := s.pagesHost
 	switch {
-	case strings.HasPrefix(path, "/v1/") || path == "/v1":
+	case strings.HasPrefix(path, apiPrefix+"/") || path == apiPrefix:
 		want = s.apiHost
-	case path == "/mcp" || strings.HasPrefix(path, "/mcp/"):
+	case path == mcpPath || strings.HasPrefix(path, mcpPath+"/"):
 		want = s.mcpHost
-	case path == "/healthz" || path == "/readyz" || path == "/robots.txt":
+	case anyHostPaths[path]:
 		return true
 	}
 	if host == want {
