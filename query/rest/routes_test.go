@@ -50,7 +50,7 @@ func normPath(p string) string {
 // serves is one of the document's, or listed in routesOutsideOpenAPI with
 // a reason; every GET answers HEAD too (REST-39).
 func TestRoutes_REST13_GinMatchesOpenAPI(t *testing.T) {
-	srv, err := rest.New(rest.Config{}, query.NewService(query.NewSnapshots(t.TempDir()), reg.site))
+	srv, err := rest.New(rest.Config{}, query.NewService(query.NewSnapshots(t.TempDir()), reg.Site))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestRoutes_REST13_GinMatchesOpenAPI(t *testing.T) {
 	var doc struct {
 		Paths map[string]map[string]json.RawMessage `json:"paths"`
 	}
-	if err := json.Unmarshal(schemas.OpenAPI(reg.site.APIURL, reg.site.BaseURL), &doc); err != nil {
+	if err := json.Unmarshal(schemas.OpenAPI(reg.Site.APIURL, reg.Site.BaseURL), &doc); err != nil {
 		t.Fatal(err)
 	}
 	documented := map[route]bool{}
