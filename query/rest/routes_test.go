@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -121,6 +122,32 @@ func TestRoutes_REST13_GinMatchesOpenAPI(t *testing.T) {
 		}
 		if !served[o.method+" "+o.path] {
 			t.Errorf("routesOutsideOpenAPI lists %s %s, which Gin does not serve", o.method, o.path)
+		}
+	}
+}
+
+// TestRoutes_GinPath: an OpenAPI path in Gin's syntax. A parameter takes
+// the name an earlier route gave the same segment, since Gin names a
+// wildcard segment once, and the renames say so; a tail parameter takes
+// the rest of the path.
+func TestRoutes_GinPath(t *testing.T) {
+	names := map[string]string{}
+	for _, c := range []struct {
+		path    string
+		tail    bool
+		want    string
+		renames map[string]string
+	}{
+		{"/v1/entries/{id}", false, "/v1/entries/:id", nil},
+		{"/v1/entries/by-slug/{slug}", false, "/v1/entries/by-slug/:slug", nil},
+		{"/v1/entries/{entry}/offerings", false, "/v1/entries/:id/offerings", map[string]string{"id": "entry"}},
+		{"/v1/actions/{actionId}/runs", false, "/v1/actions/:actionId/runs", nil},
+		{"/v1/exports/{file}", true, "/v1/exports/*file", nil},
+		{"/v1/search", false, "/v1/search", nil},
+	} {
+		got, renames := rest.GinPath(c.path, c.tail, names)
+		if got != c.want || !maps.Equal(renames, c.renames) {
+			t.Errorf("%s: %s %v, want %s %v", c.path, got, renames, c.want, c.renames)
 		}
 	}
 }
