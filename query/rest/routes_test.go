@@ -151,3 +151,32 @@ func TestRoutes_GinPath(t *testing.T) {
 		}
 	}
 }
+
+// TestRoutes_REST01_MirroredTools: each API route that mirrors MCP tools
+// (the OpenAPI document's x-mcp-tool, REST-01) names tools the MCP server
+// has, and every tool has its route, so the route table and the tool
+// list cannot drift apart by name.
+func TestRoutes_REST01_MirroredTools(t *testing.T) {
+	tools := map[string]bool{}
+	for _, spec := range append(schemas.ReadTools(), schemas.RequestTools()...) {
+		tools[spec.Name] = true
+	}
+	mirrored := map[string]bool{}
+	for _, rt := range schemas.APIRoutes() {
+		if rt.Tool == "" {
+			continue
+		}
+		for _, name := range strings.Split(rt.Tool, " / ") {
+			name, _, _ = strings.Cut(name, "(") // get_entry({domain})
+			if !tools[name] {
+				t.Errorf("%s %s mirrors %q, which is no MCP tool", rt.Method, rt.Path, name)
+			}
+			mirrored[name] = true
+		}
+	}
+	for name := range tools {
+		if !mirrored[name] {
+			t.Errorf("no route mirrors the MCP tool %s", name)
+		}
+	}
+}
