@@ -18,11 +18,6 @@ import (
 	"github.com/oklog/ulid/v2"
 )
 
-// Buyer keys open the bulk exports and the change feed. Every key gets the
-// same data at the same freshness for the one public price list (PRIV-25):
-// a key names a buyer, it carries no tier. Only the SHA-256 of a key is
-// stored; the key itself is shown once, when it is made (decision D62).
-
 // Key is one buyer key as stored.
 type Key struct {
 	ID        string `json:"id"`
@@ -44,29 +39,34 @@ func ReadKeys(path string) ([]Key, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("keys: read the store: %w", err)
 	}
 	var keys []Key
 	if err := json.Unmarshal(b, &keys); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("keys: read %s: %w", path, err)
 	}
 	return keys, nil
 }
 
+// writeKeys writes the store whole and renames it into place, so a
+// reader never sees half a store.
 func writeKeys(path string, keys []Key) error {
 	sort.Slice(keys, func(i, j int) bool { return keys[i].ID < keys[j].ID })
 	b, err := json.MarshalIndent(keys, "", "  ")
 	if err != nil {
-		return err
+		return fmt.Errorf("keys: write %s: %w", path, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+		return fmt.Errorf("keys: write %s: %w", path, err)
 	}
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return err
+		return fmt.Errorf("keys: write %s: %w", path, err)
 	}
-	return os.Rename(tmp, path)
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("keys: write %s: %w", path, err)
+	}
+	return nil
 }
 
 func hashKey(secret string) string {
@@ -87,7 +87,7 @@ func CreateKey(path, name string, now time.Time) (secret string, k Key, err erro
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
-		return "", Key{}, err
+		return "", Key{}, fmt.Errorf("keys: make a key: %w", err)
 	}
 	secret = KeyPrefix + strings.ToLower(keyEncoding.EncodeToString(raw))
 	k = Key{ID: "key_" + strings.ToLower(ulid.MustNew(ulid.Timestamp(now), rand.Reader).String()), Name: name, SHA256: hashKey(secret),

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/query/rest"
 )
 
@@ -14,12 +15,12 @@ import (
 // document by path, the negotiated page, and an entry's view through the
 // REST mirror with its limit and counting.
 func BenchmarkHandler(b *testing.B) {
-	snaps, err := query.OpenSnapshots(reg.out)
+	snaps, err := query.OpenSnapshots(reg.Out)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer snaps.Close()
-	srv, err := rest.New(rest.Config{Now: func() time.Time { return run2 }}, query.NewService(snaps, reg.site))
+	srv, err := rest.New(rest.Config{Now: func() time.Time { return testserver.Run2 }}, query.NewService(snaps, reg.Site))
 	if err != nil {
 		b.Fatal(err)
 	}

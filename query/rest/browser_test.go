@@ -54,7 +54,7 @@ func TestBrowser_HTTP17_PagesForPeople(t *testing.T) {
 	ts := newServer(t, func(c *rest.Config) { c.Reports = reports })
 	tlsSrv := httptest.NewTLSServer(ts.Config.Handler)
 	defer tlsSrv.Close()
-	origin := reg.site.BaseURL
+	origin := reg.Site.BaseURL
 	host := strings.TrimPrefix(origin, "https://")
 	if !strings.HasPrefix(origin, "https://") || strings.ContainsAny(host, ":/") {
 		t.Fatalf("the test registry's base URL %s is not an https origin", origin)

@@ -14,7 +14,7 @@ import (
 // feed page by page.
 func TestBuyers_D62_ExportsAndChanges(t *testing.T) {
 	ts := newServer(t)
-	auth := "Authorization: Bearer " + reg.buyerKey
+	auth := "Authorization: Bearer " + reg.BuyerKey
 	for _, p := range []string{"/v1/exports", "/v1/changes", "/v1/exports/manifest.json"} {
 		resp, body := ts.get(t, p)
 		if resp.StatusCode != 401 || problemOf(t, resp, body).Code != "sign_in_required" || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {

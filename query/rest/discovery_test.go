@@ -63,7 +63,7 @@ func TestSchemas_REST13_PRIV02(t *testing.T) {
 	if err := json.Unmarshal(doc, &oa); err != nil {
 		t.Fatal(err)
 	}
-	if oa["openapi"] != "3.1.1" || oa["servers"].([]any)[0].(map[string]any)["url"] != reg.site.APIURL {
+	if oa["openapi"] != "3.1.1" || oa["servers"].([]any)[0].(map[string]any)["url"] != reg.Site.APIURL {
 		t.Errorf("openapi %v, servers %v", oa["openapi"], oa["servers"])
 	}
 	// Validate real answers against the components they claim.
@@ -78,7 +78,7 @@ func TestSchemas_REST13_PRIV02(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", component, err)
 		}
-		resp, body := ts.get(t, path, "Authorization: Bearer "+reg.buyerKey)
+		resp, body := ts.get(t, path, "Authorization: Bearer "+reg.BuyerKey)
 		if resp.StatusCode != wantStatus {
 			t.Fatalf("%s: %d", path, resp.StatusCode)
 		}
@@ -102,7 +102,7 @@ func TestSchemas_REST13_PRIV02(t *testing.T) {
 		check("BrandKitAnswer", "/v1/entries/"+e.ID+"/brand-kit", 200)
 	}
 	check("ChangesAnswer", "/v1/changes?limit=5", 200)
-	check("Problem", "/v1/entries/"+reg.removedID, 410)
+	check("Problem", "/v1/entries/"+reg.RemovedID, 410)
 	check("Problem", "/v1/entries/by-slug/BAD", 422)
 	// The checked-in copy is the same generator's, for the contract's hosts.
 	want, _ := os.ReadFile(filepath.Join("..", "..", "schemas", "0.1", "openapi.json"))

@@ -76,7 +76,7 @@ func (s *Server) offerings(c *gin.Context, rd *query.Read) error {
 	if err := s.readAllowed(c); err != nil {
 		return err
 	}
-	in := query.OfferingsInput{Entry: c.Param("id"), Query: c.Query("q"), Category: c.Query("category"),
+	in := query.OfferingsInput{Entry: c.Param("entry"), Query: c.Query("q"), Category: c.Query("category"),
 		Audience: c.Query("audience"), Language: c.Query("lang"), Cursor: c.Query("cursor")}
 	if l := c.Query("limit"); l != "" {
 		n, err := strconv.Atoi(l)
@@ -109,7 +109,7 @@ func (s *Server) brandKit(c *gin.Context, rd *query.Read) error {
 	if err := s.readAllowed(c); err != nil {
 		return err
 	}
-	p, err := rd.BrandKit(query.BrandKitInput{Entry: c.Param("id"), Language: c.Query("lang")})
+	p, err := rd.BrandKit(query.BrandKitInput{Entry: c.Param("entry"), Language: c.Query("lang")})
 	if err != nil {
 		return err
 	}

@@ -118,7 +118,7 @@ func TestProblems_REST03_REST28_REST30(t *testing.T) {
 		{"/v1/entries/holzwerk-krause", 422, "invalid_input", "id"}, // REST-18: {id} is an ID
 		{"/v1/entries/by-slug/Not_A_Slug", 422, "invalid_input", "slug"},
 		{"/v1/entries/by-slug/no-such-entry", 404, "not_found", ""},
-		{"/v1/entries/" + reg.removedID, 410, "gone", ""},
+		{"/v1/entries/" + reg.RemovedID, 410, "gone", ""},
 		{"/v1/entries/" + hkSlug + "/offerings?limit=0", 422, "invalid_input", "limit"},
 		{"/v1/entries/" + hkSlug + "/offerings?limit=51", 422, "invalid_input", "limit"},
 		{"/v1/entries/" + hkSlug + "/offerings?audience=kids", 422, "invalid_input", "audience"},
@@ -130,7 +130,7 @@ func TestProblems_REST03_REST28_REST30(t *testing.T) {
 	for _, c := range cases {
 		resp, body := ts.get(t, c.path)
 		p := problemOf(t, resp, body)
-		if resp.StatusCode != c.status || p.Code != c.code || p.Type != reg.site.BaseURL+"/docs/api#"+c.code || p.Title == "" || p.Detail == "" {
+		if resp.StatusCode != c.status || p.Code != c.code || p.Type != reg.Site.BaseURL+"/docs/api#"+c.code || p.Title == "" || p.Detail == "" {
 			t.Errorf("%s: %d %+v", c.path, resp.StatusCode, p)
 		}
 		if c.field != "" && (len(p.Issues) == 0 || p.Issues[0].Field != c.field || !strings.Contains(p.Detail, c.field)) {

@@ -25,7 +25,7 @@ func TestReport_HTTP22_HTTP24(t *testing.T) {
 		t.Fatalf("form: %d %s", resp.StatusCode, body)
 	}
 	// HTTP-21: the legal and privacy notices one click from every page.
-	for _, link := range []string{`href="` + reg.site.BaseURL + "/" + hkSlug + `/impressum">Impressum</a>`, `href="` + reg.site.BaseURL + "/" + hkSlug + `/datenschutz">Datenschutz</a>`} {
+	for _, link := range []string{`href="` + reg.Site.BaseURL + "/" + hkSlug + `/impressum">Impressum</a>`, `href="` + reg.Site.BaseURL + "/" + hkSlug + `/datenschutz">Datenschutz</a>`} {
 		if !strings.Contains(string(body), link) {
 			t.Errorf("the report form's footer lacks %s", link)
 		}

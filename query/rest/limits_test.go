@@ -8,13 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/query/rest"
-)
-
-// ChatGPT-User's and a browser's user agents: two categories of reader.
-const (
-	uaChatGPT = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot"
-	uaBrowser = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 )
 
 // TestFairUse_Section78_Exact: under concurrent load from one address,
@@ -25,7 +20,7 @@ const (
 func TestFairUse_Section78_Exact(t *testing.T) {
 	var trusted []string
 	ts := newServer(t, func(c *rest.Config) { trusted = []string{"127.0.0.1/32", "::1/128"}; c.TrustedProxies = trusted })
-	ts.now = time.Date(2026, 11, 29, 12, 0, 17, 0, time.UTC)
+	ts.Now = time.Date(2026, 11, 29, 12, 0, 17, 0, time.UTC)
 	var ok, limited atomic.Int64
 	var wg sync.WaitGroup
 	for w := 0; w < 16; w++ {
@@ -33,7 +28,7 @@ func TestFairUse_Section78_Exact(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 25; i++ {
-				resp, body := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT, "X-Forwarded-For: 2001:db8:1:2::10")
+				resp, body := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+testserver.UAChatGPT, "X-Forwarded-For: 2001:db8:1:2::10")
 				switch resp.StatusCode {
 				case 200:
 					ok.Add(1)
@@ -54,14 +49,14 @@ func TestFairUse_Section78_Exact(t *testing.T) {
 		t.Fatalf("%d passed and %d limited of 400, want 300 and 100", ok.Load(), limited.Load())
 	}
 	// Another address in the same /64: the same allowance, spent.
-	if resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT, "X-Forwarded-For: 2001:db8:1:2:ffff::1"); resp.StatusCode != 429 {
+	if resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+testserver.UAChatGPT, "X-Forwarded-For: 2001:db8:1:2:ffff::1"); resp.StatusCode != 429 {
 		t.Errorf("same /64: %d", resp.StatusCode)
 	}
 	// Another /64, another category: unaffected.
-	if resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT, "X-Forwarded-For: 2001:db8:1:3::10"); resp.StatusCode != 200 {
+	if resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+testserver.UAChatGPT, "X-Forwarded-For: 2001:db8:1:3::10"); resp.StatusCode != 200 {
 		t.Errorf("another /64: %d", resp.StatusCode)
 	}
-	if resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+uaBrowser, "X-Forwarded-For: 2001:db8:1:2::10"); resp.StatusCode != 200 {
+	if resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+testserver.UABrowser, "X-Forwarded-For: 2001:db8:1:2::10"); resp.StatusCode != 200 {
 		t.Errorf("another category: %d", resp.StatusCode)
 	}
 	// Renaming: every unknown name is "other"; spend other's allowance
@@ -73,15 +68,15 @@ func TestFairUse_Section78_Exact(t *testing.T) {
 		t.Errorf("a new name got a new allowance: %d", resp.StatusCode)
 	}
 	// Pages are not the REST mirror: not limited.
-	if resp, _ := ts.get(t, "/"+hkSlug+".md", "User-Agent: "+uaChatGPT, "X-Forwarded-For: 2001:db8:1:2::10"); resp.StatusCode != 200 {
+	if resp, _ := ts.get(t, "/"+hkSlug+".md", "User-Agent: "+testserver.UAChatGPT, "X-Forwarded-For: 2001:db8:1:2::10"); resp.StatusCode != 200 {
 		t.Errorf("a document was limited: %d", resp.StatusCode)
 	}
 	// HEAD reads count nothing and are not limited (REST-39).
-	if resp, _ := ts.do(t, http.MethodHead, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT, "X-Forwarded-For: 2001:db8:1:2::10"); resp.StatusCode != 200 {
+	if resp, _ := ts.do(t, http.MethodHead, "/v1/entries/"+hkID, "User-Agent: "+testserver.UAChatGPT, "X-Forwarded-For: 2001:db8:1:2::10"); resp.StatusCode != 200 {
 		t.Errorf("HEAD was limited: %d", resp.StatusCode)
 	}
-	ts.now = ts.now.Add(time.Minute)
-	if resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT, "X-Forwarded-For: 2001:db8:1:2::10"); resp.StatusCode != 200 {
+	ts.Now = ts.Now.Add(time.Minute)
+	if resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+testserver.UAChatGPT, "X-Forwarded-For: 2001:db8:1:2::10"); resp.StatusCode != 200 {
 		t.Errorf("the next minute: %d", resp.StatusCode)
 	}
 }
@@ -107,18 +102,18 @@ func TestFairUse_ClientCannotPickItsAddress(t *testing.T) {
 // The counts survive the server (flushed to Parquet).
 func TestCounting_REST38_REST39(t *testing.T) {
 	ts := newServer(t)
-	resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT)
+	resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+testserver.UAChatGPT)
 	etag := resp.Header.Get("ETag")
-	ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT, "If-None-Match: "+etag)  // 304: counts
-	ts.get(t, "/v1/entries/by-slug/"+hkSlug, "User-Agent: "+uaBrowser)                // other
-	ts.get(t, "/v1/entries/"+hkSlug+"/offerings", "User-Agent: "+uaBrowser)           // a read of the view
-	ts.do(t, http.MethodHead, "/v1/entries/"+hkID, "User-Agent: "+uaChatGPT)          // nothing
-	ts.get(t, "/v1/entries/ent_00000000000000000000000000", "User-Agent: "+uaChatGPT) // error: nothing
-	ts.get(t, "/"+hkSlug+".md", "User-Agent: "+uaChatGPT)                             // a document, not the API
-	if err := ts.counter.Flush(); err != nil {
+	ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+testserver.UAChatGPT, "If-None-Match: "+etag)  // 304: counts
+	ts.get(t, "/v1/entries/by-slug/"+hkSlug, "User-Agent: "+testserver.UABrowser)                // other
+	ts.get(t, "/v1/entries/"+hkSlug+"/offerings", "User-Agent: "+testserver.UABrowser)           // a read of the view
+	ts.do(t, http.MethodHead, "/v1/entries/"+hkID, "User-Agent: "+testserver.UAChatGPT)          // nothing
+	ts.get(t, "/v1/entries/ent_00000000000000000000000000", "User-Agent: "+testserver.UAChatGPT) // error: nothing
+	ts.get(t, "/"+hkSlug+".md", "User-Agent: "+testserver.UAChatGPT)                             // a document, not the API
+	if err := ts.Counter.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	totals, err := ts.counter.Totals()
+	totals, err := ts.Counter.Totals()
 	if err != nil {
 		t.Fatal(err)
 	}

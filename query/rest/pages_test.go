@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/daawid/registry/fixtures"
+	"github.com/daawid/registry/query/internal/testserver"
 )
 
 // TestPage_HTTP01_HTTP07_HTTP08_HTTP09_Negotiation: /{slug} is HTML by
@@ -106,7 +107,7 @@ func TestDocuments_HTTP02_HTTP03_HTTP04_MediaTypes(t *testing.T) {
 // representation of an entry.
 func TestHeaders_HTTP10_to_HTTP16(t *testing.T) {
 	ts := newServer(t)
-	base := reg.site.BaseURL
+	base := reg.Site.BaseURL
 	cases := []struct {
 		path string
 		cors bool
@@ -190,14 +191,14 @@ func TestConditional_REST34_HEAD_REST39(t *testing.T) {
 // follow; their markdown and API are served normally (HTTP-26).
 func TestPage_HTTP23_HTTP27_Robots(t *testing.T) {
 	ts := newServer(t)
-	resp, body := ts.get(t, "/"+reg.newSlug) // a register company: unclaimed
+	resp, body := ts.get(t, "/"+reg.NewSlug) // a register company: unclaimed
 	if resp.StatusCode != 200 || !bytes.Contains(body, []byte(`<meta name="robots" content="noindex, follow">`)) {
 		t.Errorf("unclaimed page: %d, robots meta missing", resp.StatusCode)
 	}
-	if resp, _ := ts.get(t, "/"+reg.newSlug+".md"); resp.StatusCode != 200 {
+	if resp, _ := ts.get(t, "/"+reg.NewSlug+".md"); resp.StatusCode != 200 {
 		t.Errorf("unclaimed markdown: %d", resp.StatusCode)
 	}
-	if resp, _ := ts.get(t, "/v1/entries/by-slug/"+reg.newSlug); resp.StatusCode != 200 {
+	if resp, _ := ts.get(t, "/v1/entries/by-slug/"+reg.NewSlug); resp.StatusCode != 200 {
 		t.Errorf("unclaimed API: %d", resp.StatusCode)
 	}
 	_, hk := ts.get(t, "/"+hkSlug)
@@ -213,7 +214,7 @@ func TestPage_HTTP21_HTTP22_Footer(t *testing.T) {
 	ts := newServer(t)
 	_, page := ts.get(t, "/"+hkSlug)
 	for _, href := range []string{"/" + hkSlug + "/impressum", "/" + hkSlug + "/datenschutz", "/" + hkSlug + "/report"} {
-		if !bytes.Contains(page, []byte(reg.site.BaseURL+href)) {
+		if !bytes.Contains(page, []byte(reg.Site.BaseURL+href)) {
 			t.Errorf("the page does not link %s", href)
 		}
 		if resp, _ := ts.get(t, href); resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
@@ -230,7 +231,7 @@ func TestPage_HTTP21_HTTP22_Footer(t *testing.T) {
 	}
 	// HTTP-33: the hosted privacy notice.
 	_, priv := ts.get(t, "/"+hkSlug+"/datenschutz")
-	if !bytes.Contains(priv, []byte(`<link rel="canonical" href="`+reg.site.BaseURL+"/"+hkSlug+`/datenschutz">`)) {
+	if !bytes.Contains(priv, []byte(`<link rel="canonical" href="`+reg.Site.BaseURL+"/"+hkSlug+`/datenschutz">`)) {
 		t.Error("the privacy notice's canonical is not its own address")
 	}
 }
@@ -241,22 +242,22 @@ func TestPage_HTTP21_HTTP22_Footer(t *testing.T) {
 func TestRedirects_HTTP39_OldSlugs_Gone(t *testing.T) {
 	ts := newServer(t)
 	resp, _ := ts.get(t, "/id/"+hkID)
-	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != reg.site.BaseURL+"/"+hkSlug {
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != reg.Site.BaseURL+"/"+hkSlug {
 		t.Errorf("/id/: %d → %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	if resp, _ := ts.get(t, "/id/"+hkID, "Accept: text/markdown"); resp.Header.Get("Location") != reg.site.BaseURL+"/"+hkSlug+".md" {
+	if resp, _ := ts.get(t, "/id/"+hkID, "Accept: text/markdown"); resp.Header.Get("Location") != reg.Site.BaseURL+"/"+hkSlug+".md" {
 		t.Errorf("/id/ for markdown → %q", resp.Header.Get("Location"))
 	}
 	for _, tail := range []string{"", ".md", ".json", "/impressum"} {
-		resp, _ := ts.get(t, "/"+reg.oldSlug+tail)
+		resp, _ := ts.get(t, "/"+reg.OldSlug+tail)
 		if tail == "/impressum" {
 			continue // unclaimed: register data only, no legal page of its own
 		}
-		if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != reg.site.BaseURL+"/"+reg.newSlug+tail {
-			t.Errorf("/%s%s: %d → %q", reg.oldSlug, tail, resp.StatusCode, resp.Header.Get("Location"))
+		if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != reg.Site.BaseURL+"/"+reg.NewSlug+tail {
+			t.Errorf("/%s%s: %d → %q", reg.OldSlug, tail, resp.StatusCode, resp.Header.Get("Location"))
 		}
 	}
-	for _, p := range []string{"/" + reg.removedSlug, "/" + reg.removedSlug + ".md", "/v1/entries/" + reg.removedID, "/v1/entries/by-slug/" + reg.removedSlug} {
+	for _, p := range []string{"/" + reg.RemovedSlug, "/" + reg.RemovedSlug + ".md", "/v1/entries/" + reg.RemovedID, "/v1/entries/by-slug/" + reg.RemovedSlug} {
 		resp, body := ts.get(t, p)
 		if pr := problemOf(t, resp, body); resp.StatusCode != http.StatusGone || pr.Code != "gone" || !strings.Contains(pr.Detail, "removed") {
 			t.Errorf("%s: %d %+v", p, resp.StatusCode, pr)
@@ -266,7 +267,7 @@ func TestRedirects_HTTP39_OldSlugs_Gone(t *testing.T) {
 		t.Errorf("unknown path: %d", resp.StatusCode)
 	}
 	// A person's browser gets a page with the same status (D67).
-	resp, body := ts.get(t, "/"+reg.removedSlug, "Accept: text/html,application/xhtml+xml,*/*;q=0.8")
+	resp, body := ts.get(t, "/"+reg.RemovedSlug, "Accept: text/html,application/xhtml+xml,*/*;q=0.8")
 	if resp.StatusCode != http.StatusGone || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !bytes.Contains(body, []byte("<h1>Gone</h1>")) {
 		t.Errorf("a browser's 410: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
@@ -277,22 +278,22 @@ func TestRedirects_HTTP39_OldSlugs_Gone(t *testing.T) {
 // revision the pipeline issues next, byte for byte.
 func TestTimeGuard_D66(t *testing.T) {
 	ts := newServer(t)
-	ts.now = run2 // before the expiry: the published revision
+	ts.Now = testserver.Run2 // before the expiry: the published revision
 	_, before := ts.get(t, "/"+hkSlug+".md")
 	if !bytes.Contains(before, []byte("## Capacity")) {
 		t.Fatal("the published revision should still show its capacity")
 	}
-	if n := ts.svc.StandIns(); n != 0 {
+	if n := ts.Service.StandIns(); n != 0 {
 		t.Errorf("%d stand-ins before any nextChangeAt came", n)
 	}
-	ts.now = serveNow
+	ts.Now = testserver.ServeNow
 	resp, after := ts.get(t, "/"+hkSlug+".md")
 	if bytes.Contains(after, []byte("## Capacity")) {
 		t.Fatal("the server served an expired capacity (PRIV-11)")
 	}
 	// The operators' metric counts the entry re-issued, once.
 	ts.get(t, "/"+hkSlug+"/en.md")
-	if n := ts.svc.StandIns(); n != 1 {
+	if n := ts.Service.StandIns(); n != 1 {
 		t.Errorf("stand-ins made: %d, want 1 (Holzwerk Krause, once for all its documents)", n)
 	}
 	_, view := ts.get(t, "/v1/entries/"+hkID)
@@ -301,14 +302,14 @@ func TestTimeGuard_D66(t *testing.T) {
 	}
 	// The pipeline catches up: its expired revision equals the stand-in.
 	dir := t.TempDir()
-	if err := copyTree(reg.state, dir+"/state"); err != nil {
+	if err := copyTree(reg.State, dir+"/state"); err != nil {
 		t.Fatal(err)
 	}
 	out := dir + "/out"
-	if err := copyTree(reg.out, out); err != nil {
+	if err := copyTree(reg.Out, out); err != nil {
 		t.Fatal(err)
 	}
-	caughtUp := publishAt(t, dir+"/state", out, serveNow)
+	caughtUp := publishAt(t, dir+"/state", out, testserver.ServeNow)
 	md := readDoc(t, caughtUp, "/"+hkSlug+".md")
 	if !bytes.Equal(md, after) {
 		t.Errorf("the stand-in differs from the revision the pipeline issued:\n--- stand-in\n%s\n--- pipeline\n%s", after, md)

@@ -32,7 +32,7 @@ func (s *Server) startRun(c *gin.Context, rd *query.Read) error {
 	if s.cfg.Actions == nil {
 		return s.noActions()
 	}
-	actionID := c.Param("id")
+	actionID := c.Param("actionId")
 	if !schemas.ValidID(schemas.PrefixAction, actionID) {
 		return query.InvalidInput([]query.Issue{{Field: "actionId", Message: "must be an action ID like act_01k8r2m7aa1b2c3d4e5f6g7h8j"}})
 	}
@@ -72,7 +72,7 @@ func (s *Server) runStatus(c *gin.Context, rd *query.Read) error {
 	if s.cfg.Actions == nil {
 		return s.noActions()
 	}
-	st, err := s.cfg.Actions.Status(c.Request.Context(), c.Param("id"), s.cfg.Now())
+	st, err := s.cfg.Actions.Status(c.Request.Context(), c.Param("runId"), s.cfg.Now())
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/daawid/registry/fixtures/citools"
+	"github.com/daawid/registry/query/internal/testserver"
 )
 
 // TestRuns_Browser_ACT37_EndToEnd is the whole request flow as an AI app
@@ -37,7 +38,7 @@ func TestRuns_Browser_ACT37_EndToEnd(t *testing.T) {
 	rg := newRunsRig(t, "sqlite", nil)
 	tlsSrv := httptest.NewTLSServer(rg.Config.Handler)
 	defer tlsSrv.Close()
-	origin := reg.site.BaseURL
+	origin := reg.Site.BaseURL
 	host := strings.TrimPrefix(origin, "https://")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
@@ -134,10 +135,10 @@ func TestRuns_Browser_ACT37_EndToEnd(t *testing.T) {
 	}
 
 	// 1. MCP: the contract's example call.
-	cs := mcpClient(t, rg.testServer, "2026-07-28")
-	res := callTool(t, cs, "request_quote", exampleQuote())
+	cs := testserver.MCPClient(t, rg.testServer.Server, "2026-07-28")
+	res := testserver.CallTool(t, cs, "request_quote", testserver.ExampleQuote())
 	if res.IsError {
-		t.Fatalf("request_quote: %s", textOf(res))
+		t.Fatalf("request_quote: %s", testserver.TextOf(res))
 	}
 	var ar struct {
 		Status, RunID, ConfirmURL, ExpiresAt, Summary string
@@ -147,7 +148,7 @@ func TestRuns_Browser_ACT37_EndToEnd(t *testing.T) {
 	if ar.Status != "confirmation_required" || !strings.HasPrefix(ar.ConfirmURL, origin+"/confirm/") || len(tokenOf(t, ar.ConfirmURL)) != 31 {
 		t.Fatalf("request_quote answered %s (ACT-10, ACT-65)", b)
 	}
-	if want := rg.now.Add(time.Hour).UTC().Format(time.RFC3339); ar.ExpiresAt != want {
+	if want := rg.Now.Add(time.Hour).UTC().Format(time.RFC3339); ar.ExpiresAt != want {
 		t.Errorf("expiresAt %s, want %s: an hour (ACT-33)", ar.ExpiresAt, want)
 	}
 	for _, want := range []string{"Quote request to Holzwerk Krause GmbH for 'Einbauschränke und Dachschrägenmöbel' (42105 Wuppertal",
@@ -156,11 +157,11 @@ func TestRuns_Browser_ACT37_EndToEnd(t *testing.T) {
 			t.Errorf("summary %q lacks %q (ACT-13, ACT-65)", ar.Summary, want)
 		}
 	}
-	if txt := textOf(res); !strings.Contains(txt, ar.ConfirmURL) || !strings.Contains(txt, "Nothing is sent until") {
+	if txt := testserver.TextOf(res); !strings.Contains(txt, ar.ConfirmURL) || !strings.Contains(txt, "Nothing is sent until") {
 		t.Errorf("the text asks nothing of the model (ACT-34): %q", txt)
 	}
 	confirm("mcp", ar.ConfirmURL, "mara@example.org", "Einbauschrank", true)
-	st := callTool(t, cs, "get_request_status", map[string]any{"runId": ar.RunID})
+	st := testserver.CallTool(t, cs, "get_request_status", map[string]any{"runId": ar.RunID})
 	sb, _ := json.Marshal(st.StructuredContent)
 	var status map[string]any
 	json.Unmarshal(sb, &status)
@@ -168,13 +169,13 @@ func TestRuns_Browser_ACT37_EndToEnd(t *testing.T) {
 		t.Errorf("get_request_status: %s, want delivered and only runId, status, updatedAt (ACT-45, ACT-14)", sb)
 	}
 	for _, secret := range []string{"Mara", "mara@", "Einbauschrank", "42105"} {
-		if strings.Contains(string(sb)+textOf(st), secret) {
+		if strings.Contains(string(sb)+testserver.TextOf(st), secret) {
 			t.Errorf("get_request_status shows %q (ACT-48)", secret)
 		}
 	}
 
 	// 2. REST: the same call, minus actionId, with the key in the header.
-	body := exampleQuote()
+	body := testserver.ExampleQuote()
 	delete(body, "actionId")
 	delete(body, "idempotencyKey")
 	body["requester"] = map[string]any{"name": "Jonas Example", "email": "jonas@example.org", "language": "en"}

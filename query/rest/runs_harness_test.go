@@ -2,11 +2,7 @@ package rest_test
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -15,11 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/daawid/registry/fixtures/citools"
 	"github.com/daawid/registry/query/actions"
 	"github.com/daawid/registry/query/actions/mail"
-	qmcp "github.com/daawid/registry/query/mcp"
-	"github.com/daawid/registry/query/places"
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/query/rest"
 )
 
@@ -41,48 +35,12 @@ type runsRig struct {
 // storeKinds are the stores every store-dependent test runs on.
 var storeKinds = []string{"sqlite", "postgres"}
 
-// openRunsStore opens an empty store of a kind: a SQLite file in a
-// temporary folder, or a schema of its own on the test PostgreSQL.
-func openRunsStore(t testing.TB, kind string) *actions.Store {
-	t.Helper()
-	ctx := context.Background()
-	dsn := filepath.Join(t.TempDir(), "runs.db")
-	if kind == "postgres" {
-		base := citools.Postgres(t)
-		var b [6]byte
-		rand.Read(b[:])
-		schema := "t_" + hex.EncodeToString(b[:])
-		db, err := sql.Open("pgx", base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-			t.Fatalf("postgres: %v", err)
-		}
-		t.Cleanup(func() { db.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); db.Close() })
-		u, err := url.Parse(base)
-		if err != nil {
-			t.Fatal(err)
-		}
-		q := u.Query()
-		q.Set("search_path", schema)
-		u.RawQuery = q.Encode()
-		dsn = u.String()
-	}
-	st, err := actions.OpenStore(ctx, dsn)
-	if err != nil {
-		t.Fatalf("open %s store: %v", kind, err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
 // newRunsRig serves the test registry with action runs on a store of a
 // kind, with the contract's limits unless limits says others.
 func newRunsRig(t testing.TB, kind string, limits *actions.Limits, opts ...serverOption) *runsRig {
 	t.Helper()
 	rg := &runsRig{}
-	rg.store = openRunsStore(t, kind)
+	rg.store = testserver.OpenRunsStore(t, kind)
 	catcher, err := mail.StartCatcher("127.0.0.1:0", filepath.Join(t.TempDir(), "mail"), mail.CatcherOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -92,36 +50,15 @@ func newRunsRig(t testing.TB, kind string, limits *actions.Limits, opts ...serve
 	if rg.sender, err = mail.NewSender(catcher.URL()); err != nil {
 		t.Fatal(err)
 	}
-	gaz, err := places.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret := []byte("a test secret of at least thirty-two bytes")
 	var ts *testServer
-	cfg := actions.Config{Store: rg.store, Secret: secret, Site: reg.site, Places: gaz, Now: func() time.Time { return ts.now },
-		Log: slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))}
-	if limits != nil {
-		cfg.Limits = *limits
-	}
-	acts, err := actions.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rg.acts = acts
-	opts = append(opts, func(c *rest.Config) { c.Actions = acts })
+	rg.acts = testserver.NewActions(t, reg, rg.store, func() time.Time { return ts.Now }, limits)
+	opts = append(opts, func(c *rest.Config) { c.Actions = rg.acts })
 	ts = newServer(t, opts...)
-	ts.srv.MountMCP(qmcp.Handler(ts.svc, qmcp.Options{Now: func() time.Time { return ts.now }, Allow: ts.srv.ReadAllowed,
-		Count: ts.srv.CountRead, Actions: acts, Platform: ts.srv.ReaderCategory}))
+	opt := ts.MCPOptions()
+	opt.Actions, opt.Platform = rg.acts, ts.REST.ReaderCategory
+	ts.MountMCP(opt)
 	rg.testServer = ts
 	return rg
-}
-
-// testWriter writes a logger's lines into the test's log.
-type testWriter struct{ t testing.TB }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
 }
 
 // drain sends every mail the outbox holds now, as the server's sender
@@ -218,19 +155,4 @@ func tokenOf(t testing.TB, confirmURL string) string {
 		t.Fatalf("not a confirmation URL: %s", confirmURL)
 	}
 	return confirmURL[i+len("/confirm/"):]
-}
-
-// exampleQuote is the contract's example call (§7.6, ACT-64).
-func exampleQuote() map[string]any {
-	return map[string]any{
-		"entry":          "holzwerk-krause",
-		"actionId":       "act_01k8r2m7aa1b2c3d4e5f6g7h8j",
-		"offeringId":     "off_01k8r2m6bb1b2c3d4e5f6g7h8j",
-		"description":    "Einbauschrank für eine Dachschräge im Schlafzimmer, ca. 3,2 m breit, Eiche hell.",
-		"postalCode":     "42105",
-		"desiredTiming":  "Februar oder März 2027",
-		"answers":        map[string]any{"has_sloped_ceiling": true},
-		"requester":      map[string]any{"name": "Mara Example", "email": "mara@example.org", "preferredChannel": "email", "language": "de"},
-		"idempotencyKey": "3c1f7a9e-quote-1",
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/schemas"
 )
 
@@ -13,7 +14,7 @@ import (
 func validCalls() map[schemas.ActionType]map[string]any {
 	slot := []any{map[string]any{"from": "2026-12-10T10:00:00+01:00", "to": "2026-12-10T11:00:00+01:00"}}
 	return map[schemas.ActionType]map[string]any{
-		schemas.ActionRequestQuote: exampleQuote(),
+		schemas.ActionRequestQuote: testserver.ExampleQuote(),
 		schemas.ActionRequestCallback: {"entry": "holzwerk-krause", "topic": "Rückruf wegen einer Reparatur",
 			"preferredTimes": slot, "offeringId": "off_01k8r2m6dd1b2c3d4e5f6g7h8j", "idempotencyKey": "callback-key-1",
 			"requester": map[string]any{"name": "Mara Example", "email": "mara@example.org", "phone": "+49 202 99990-12", "preferredChannel": "phone", "language": "de"}},
@@ -69,7 +70,7 @@ func wrongValue(f *schemas.InputField) any {
 // answer invalid_input naming it, in MCP and in REST (REST-29).
 func TestRuns_ACT30_BadInputNamesTheField(t *testing.T) {
 	rg := newRunsRig(t, "sqlite", nil)
-	cs := mcpClient(t, rg.testServer, "2026-07-28")
+	cs := testserver.MCPClient(t, rg.testServer.Server, "2026-07-28")
 	calls := validCalls()
 	type bad struct {
 		kind  schemas.ActionType
@@ -80,8 +81,8 @@ func TestRuns_ACT30_BadInputNamesTheField(t *testing.T) {
 	for _, k := range schemas.RequestKinds() {
 		base := calls[k.Type]
 		// The valid call is valid: otherwise every case below proves nothing.
-		if res := callTool(t, cs, string(k.Type), cloneCall(base)); res.IsError {
-			t.Fatalf("the valid %s call: %s", k.Type, textOf(res))
+		if res := testserver.CallTool(t, cs, string(k.Type), cloneCall(base)); res.IsError {
+			t.Fatalf("the valid %s call: %s", k.Type, testserver.TextOf(res))
 		}
 		for _, p := range k.Paths() {
 			f := k.Field(p)
@@ -97,12 +98,12 @@ func TestRuns_ACT30_BadInputNamesTheField(t *testing.T) {
 	}
 	for _, c := range cases {
 		// MCP.
-		res := callTool(t, cs, string(c.kind), c.call)
+		res := testserver.CallTool(t, cs, string(c.kind), c.call)
 		if !res.IsError {
 			t.Errorf("%s with %s wrong: no error", c.kind, c.field)
 			continue
 		}
-		e := errorOf(t, res)
+		e := testserver.ErrorOf(t, res)
 		if e.Code != "invalid_input" || !namesField(e.Issues, c.field) {
 			t.Errorf("MCP %s with %s wrong: %s %v, want invalid_input naming %s", c.kind, c.field, e.Code, e.Issues, c.field)
 		}

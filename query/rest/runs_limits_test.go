@@ -12,6 +12,7 @@ import (
 
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/actions"
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/schemas"
 )
 
@@ -61,19 +62,12 @@ func race(t *testing.T, code string, fn func(i int) error) (passed int) {
 // startRun starts a run through the service, as the tools do.
 func (rg *runsRig) startRun(t testing.TB, kind schemas.ActionType, args map[string]any) (*actions.Result, error) {
 	t.Helper()
-	rd, err := rg.svc.Begin(rg.now)
+	rd, err := rg.Service.Begin(rg.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rd.End()
 	return rg.acts.Start(context.Background(), rd, kind, mustJSON(args), actions.Call{Platform: "other"})
-}
-
-func quoteFrom(email string) map[string]any {
-	q := exampleQuote()
-	delete(q, "idempotencyKey")
-	q["requester"] = map[string]any{"name": "Racer " + email, "email": email}
-	return q
 }
 
 // messageTo is a send_message call to Sanne de Vries (level contact,
@@ -92,12 +86,12 @@ func TestRuns_Limits(t *testing.T) {
 			t.Run("ACT-51 started per day", func(t *testing.T) {
 				rg := newRunsRig(t, kind, nil)
 				for i := range 80 {
-					if _, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom(fmt.Sprintf("pre%d@example.org", i))); err != nil {
+					if _, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom(fmt.Sprintf("pre%d@example.org", i))); err != nil {
 						t.Fatal(err)
 					}
 				}
 				n := race(t, query.CodeRateLimited, func(i int) error {
-					_, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom(fmt.Sprintf("r%d@example.org", i)))
+					_, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom(fmt.Sprintf("r%d@example.org", i)))
 					return err
 				})
 				if n != 20 {
@@ -108,7 +102,7 @@ func TestRuns_Limits(t *testing.T) {
 			t.Run("ACT-52 waiting per requester", func(t *testing.T) {
 				rg := newRunsRig(t, kind, nil)
 				n := race(t, query.CodeRateLimited, func(i int) error {
-					_, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("same@example.org"))
+					_, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("same@example.org"))
 					return err
 				})
 				if n != 3 {
@@ -121,7 +115,7 @@ func TestRuns_Limits(t *testing.T) {
 				var tokens []string
 				for _, entry := range []string{"holzwerk-krause", "thornbury-hale-joinery"} {
 					for range 3 {
-						res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteTo(entry, "one@example.org"))
+						res, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteTo(entry, "one@example.org"))
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -129,7 +123,7 @@ func TestRuns_Limits(t *testing.T) {
 					}
 				}
 				n := race(t, query.CodeRateLimited, func(i int) error {
-					err := rg.acts.SendCode(context.Background(), tokens[i%len(tokens)], ip(i), rg.now)
+					err := rg.acts.SendCode(context.Background(), tokens[i%len(tokens)], ip(i), rg.Now)
 					if qe, ok := query.AsError(err); ok && qe.Code == query.CodeNotAllowed {
 						return &query.Error{Code: query.CodeRateLimited} // a run's own 3 codes, never reached here
 					}
@@ -157,7 +151,7 @@ func TestRuns_Limits(t *testing.T) {
 					if i%2 == 1 {
 						a = netip.MustParseAddr(fmt.Sprintf("2001:db8::%x", i+2))
 					}
-					return rg.acts.SendCode(context.Background(), tokens[i], a, rg.now)
+					return rg.acts.SendCode(context.Background(), tokens[i], a, rg.Now)
 				})
 				if n != 10 {
 					t.Errorf("%d code emails from one browser in an hour, want 10 (ACT-54)", n)
@@ -166,12 +160,12 @@ func TestRuns_Limits(t *testing.T) {
 			// ACT-39: a run sends at most 3 codes.
 			t.Run("ACT-39 codes per run", func(t *testing.T) {
 				rg := newRunsRig(t, kind, nil)
-				res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("codes@example.org"))
+				res, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("codes@example.org"))
 				if err != nil {
 					t.Fatal(err)
 				}
 				n := race(t, query.CodeNotAllowed, func(i int) error {
-					return rg.acts.SendCode(context.Background(), tokenOf(t, res.ConfirmURL), ip(i), rg.now)
+					return rg.acts.SendCode(context.Background(), tokenOf(t, res.ConfirmURL), ip(i), rg.Now)
 				})
 				if n != 3 {
 					t.Errorf("%d codes for one run, want 3 (ACT-39)", n)
@@ -180,19 +174,19 @@ func TestRuns_Limits(t *testing.T) {
 			// ACT-39: a run allows 5 wrong codes; the fifth locks it.
 			t.Run("ACT-39 tries per run", func(t *testing.T) {
 				rg := newRunsRig(t, kind, nil)
-				res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("tries@example.org"))
+				res, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("tries@example.org"))
 				if err != nil {
 					t.Fatal(err)
 				}
 				token := tokenOf(t, res.ConfirmURL)
-				if err := rg.acts.SendCode(context.Background(), token, ip(0), rg.now); err != nil {
+				if err := rg.acts.SendCode(context.Background(), token, ip(0), rg.Now); err != nil {
 					t.Fatal(err)
 				}
 				code := rg.codeFor(t, "tries@example.org")
 				wrong := fmt.Sprintf("%06d", (atoi(code)+1)%1_000_000)
 				var counted atomic.Int32
 				race(t, "refused", func(i int) error {
-					err := rg.acts.Confirm(context.Background(), token, wrong, rg.now)
+					err := rg.acts.Confirm(context.Background(), token, wrong, rg.Now)
 					if qe, ok := query.AsError(err); ok && (qe.Code == query.CodeInvalidInput || qe.Code == query.CodeNotAllowed && qe.Message[0] == '5') {
 						counted.Add(1)
 					}
@@ -201,10 +195,10 @@ func TestRuns_Limits(t *testing.T) {
 				if counted.Load() != 5 {
 					t.Errorf("%d wrong codes counted, want 5 (ACT-39)", counted.Load())
 				}
-				if err := rg.acts.Confirm(context.Background(), token, code, rg.now); err == nil {
+				if err := rg.acts.Confirm(context.Background(), token, code, rg.Now); err == nil {
 					t.Error("the right code sent a locked run (ACT-39)")
 				}
-				if st, _ := rg.acts.Status(context.Background(), res.RunID, rg.now); st.Status != "expired" {
+				if st, _ := rg.acts.Status(context.Background(), res.RunID, rg.Now); st.Status != "expired" {
 					t.Errorf("a locked run is %s, want expired", st.Status)
 				}
 			})
@@ -220,7 +214,7 @@ func TestRuns_Limits(t *testing.T) {
 						t.Fatal(err)
 					}
 					tokens[i] = tokenOf(t, res.ConfirmURL)
-					if err := rg.acts.SendCode(context.Background(), tokens[i], ip(i), rg.now); err != nil {
+					if err := rg.acts.SendCode(context.Background(), tokens[i], ip(i), rg.Now); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -229,7 +223,7 @@ func TestRuns_Limits(t *testing.T) {
 					codes[i] = rg.codeFor(t, fmt.Sprintf("s%d@example.org", i))
 				}
 				n := race(t, query.CodeRateLimited, func(i int) error {
-					return rg.acts.Confirm(context.Background(), tokens[i], codes[i], rg.now)
+					return rg.acts.Confirm(context.Background(), tokens[i], codes[i], rg.Now)
 				})
 				if n != 20 {
 					t.Errorf("%d requests sent to an entry below level domain in a day, want 20 (ACT-50)", n)
@@ -243,12 +237,12 @@ func TestRuns_Limits(t *testing.T) {
 				tokens, codes := make([]string, racers), make([]string, racers)
 				for i := range racers {
 					email := fmt.Sprintf("m%d@example.org", i)
-					res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom(email))
+					res, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom(email))
 					if err != nil {
 						t.Fatal(err)
 					}
 					tokens[i] = tokenOf(t, res.ConfirmURL)
-					if err := rg.acts.SendCode(context.Background(), tokens[i], ip(i), rg.now); err != nil {
+					if err := rg.acts.SendCode(context.Background(), tokens[i], ip(i), rg.Now); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -256,12 +250,12 @@ func TestRuns_Limits(t *testing.T) {
 					codes[i] = rg.codeFor(t, fmt.Sprintf("m%d@example.org", i))
 				}
 				n := race(t, query.CodeActionUnavailable, func(i int) error {
-					return rg.acts.Confirm(context.Background(), tokens[i], codes[i], rg.now)
+					return rg.acts.Confirm(context.Background(), tokens[i], codes[i], rg.Now)
 				})
 				if n != 7 {
 					t.Errorf("%d requests sent in the month, want 7 (ACT-28)", n)
 				}
-				if _, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("late@example.org")); err == nil {
+				if _, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("late@example.org")); err == nil {
 					t.Error("a request started after the month's cap (ACT-28)")
 				} else if qe, _ := query.AsError(err); qe.Code != query.CodeActionUnavailable || !strings.Contains(qe.Message, "info@holzwerk-krause.example") {
 					t.Errorf("after the cap: %v, want action_unavailable with the ways to reach the business (ACT-27)", err)
@@ -269,15 +263,6 @@ func TestRuns_Limits(t *testing.T) {
 			})
 		})
 	}
-}
-
-func quoteTo(entry, email string) map[string]any {
-	q := quoteFrom(email)
-	q["entry"] = entry
-	delete(q, "actionId")
-	delete(q, "offeringId")
-	delete(q, "answers")
-	return q
 }
 
 func atoi(s string) int {

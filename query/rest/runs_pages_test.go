@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/daawid/registry/fixtures/citools"
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/schemas"
 )
 
@@ -57,11 +58,11 @@ func TestRuns_HTTP17_PagesValidHTML(t *testing.T) {
 		t.Error("/docs/api does not document starting a request")
 	}
 
-	res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("pages@example.org"))
+	res, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("pages@example.org"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cp := strings.TrimPrefix(res.ConfirmURL, reg.site.BaseURL)
+	cp := strings.TrimPrefix(res.ConfirmURL, reg.Site.BaseURL)
 	page("confirm-waiting", cp, 200)
 	rg.postForm(t, cp, url.Values{"op": {"code"}})
 	page("confirm-code-sent", cp+"?done=code", 200)
@@ -78,11 +79,11 @@ func TestRuns_HTTP17_PagesValidHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cp2 := strings.TrimPrefix(res2.ConfirmURL, reg.site.BaseURL)
+	cp2 := strings.TrimPrefix(res2.ConfirmURL, reg.Site.BaseURL)
 	if b := page("confirm-below-domain", cp2, 200); !strings.Contains(b, "class=\"notice\"") || !strings.Contains(b, "confirmed an email address for this entry, not who runs it") {
 		t.Errorf("the confirmation page of an entry at level contact lacks the §2.3 wording (ACT-35)")
 	}
-	if err := rg.acts.Cancel(context.Background(), tokenOf(t, res2.ConfirmURL), rg.now); err != nil {
+	if err := rg.acts.Cancel(context.Background(), tokenOf(t, res2.ConfirmURL), rg.Now); err != nil {
 		t.Fatal(err)
 	}
 	page("confirm-cancelled", cp2, 200)

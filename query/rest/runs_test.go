@@ -18,8 +18,7 @@ import (
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/actions"
 	"github.com/daawid/registry/query/actions/mail"
-	"github.com/daawid/registry/query/fairuse"
-	"github.com/daawid/registry/query/rest"
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/schemas"
 )
 
@@ -31,62 +30,62 @@ func TestRuns_ACT39_CodesAndClock(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			rg := newRunsRig(t, kind, nil)
 			ctx := context.Background()
-			start := rg.now
-			res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("clock@example.org"))
+			start := rg.Now
+			res, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("clock@example.org"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			token := tokenOf(t, res.ConfirmURL)
 			// ACT-38: a code is needed, always.
-			if err := rg.acts.Confirm(ctx, token, "123456", rg.now); err == nil {
+			if err := rg.acts.Confirm(ctx, token, "123456", rg.Now); err == nil {
 				t.Fatal("a run was sent without any code (ACT-38)")
 			}
-			if err := rg.acts.SendCode(ctx, token, ip(1), rg.now); err != nil {
+			if err := rg.acts.SendCode(ctx, token, ip(1), rg.Now); err != nil {
 				t.Fatal(err)
 			}
 			code := rg.codeFor(t, "clock@example.org")
 			// ACT-39: the code ran out after 15 minutes.
-			rg.now = start.Add(15 * time.Minute)
-			if err := rg.acts.Confirm(ctx, token, code, rg.now); codeOf(err) != query.CodeConfirmationExpire {
+			rg.Now = start.Add(15 * time.Minute)
+			if err := rg.acts.Confirm(ctx, token, code, rg.Now); codeOf(err) != query.CodeConfirmationExpire {
 				t.Errorf("a code after 15 minutes: %v, want confirmation_expired (ACT-39)", err)
 			}
-			rg.now = start.Add(16 * time.Minute)
+			rg.Now = start.Add(16 * time.Minute)
 			for i := range 2 {
-				if err := rg.acts.SendCode(ctx, token, ip(i+2), rg.now); err != nil {
+				if err := rg.acts.SendCode(ctx, token, ip(i+2), rg.Now); err != nil {
 					t.Fatalf("code %d: %v", i+2, err)
 				}
 			}
 			// ACT-39: a 4th code is refused.
-			if err := rg.acts.SendCode(ctx, token, ip(9), rg.now); codeOf(err) != query.CodeNotAllowed {
+			if err := rg.acts.SendCode(ctx, token, ip(9), rg.Now); codeOf(err) != query.CodeNotAllowed {
 				t.Errorf("a 4th code: %v, want not_allowed (ACT-39)", err)
 			}
 			code = rg.codeFor(t, "clock@example.org")
 			// ACT-33: the run waits an hour, no longer.
-			rg.now = start.Add(time.Hour)
-			if err := rg.acts.Confirm(ctx, token, code, rg.now); codeOf(err) != query.CodeConfirmationExpire {
+			rg.Now = start.Add(time.Hour)
+			if err := rg.acts.Confirm(ctx, token, code, rg.Now); codeOf(err) != query.CodeConfirmationExpire {
 				t.Errorf("a run after an hour: %v, want confirmation_expired (ACT-33)", err)
 			}
-			if st, err := rg.acts.Status(ctx, res.RunID, rg.now); err != nil || st.Status != "expired" || st.UpdatedAt != res.ExpiresAt {
+			if st, err := rg.acts.Status(ctx, res.RunID, rg.Now); err != nil || st.Status != "expired" || st.UpdatedAt != res.ExpiresAt {
 				t.Errorf("status after the hour: %+v %v, want expired at %s (ACT-63)", st, err, res.ExpiresAt)
 			}
 			// A right code in time sends the run.
-			rg.now = start
-			res2, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("clock2@example.org"))
+			rg.Now = start
+			res2, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("clock2@example.org"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := rg.acts.SendCode(ctx, tokenOf(t, res2.ConfirmURL), ip(1), rg.now); err != nil {
+			if err := rg.acts.SendCode(ctx, tokenOf(t, res2.ConfirmURL), ip(1), rg.Now); err != nil {
 				t.Fatal(err)
 			}
-			rg.now = start.Add(14 * time.Minute)
-			if err := rg.acts.Confirm(ctx, tokenOf(t, res2.ConfirmURL), rg.codeFor(t, "clock2@example.org"), rg.now); err != nil {
+			rg.Now = start.Add(14 * time.Minute)
+			if err := rg.acts.Confirm(ctx, tokenOf(t, res2.ConfirmURL), rg.codeFor(t, "clock2@example.org"), rg.Now); err != nil {
 				t.Fatalf("the right code within 15 minutes: %v", err)
 			}
-			if st, _ := rg.acts.Status(ctx, res2.RunID, rg.now); st.Status != "submitted" {
+			if st, _ := rg.acts.Status(ctx, res2.RunID, rg.Now); st.Status != "submitted" {
 				t.Errorf("status %s after Send, want submitted (ACT-44)", st.Status)
 			}
 			rg.drain(t)
-			if st, _ := rg.acts.Status(ctx, res2.RunID, rg.now); st.Status != "delivered" {
+			if st, _ := rg.acts.Status(ctx, res2.RunID, rg.Now); st.Status != "delivered" {
 				t.Errorf("status %s after the SMTP server took it, want delivered (ACT-45)", st.Status)
 			}
 		})
@@ -109,7 +108,7 @@ func codeOf(err error) string {
 func TestRuns_ACT05_Idempotency(t *testing.T) {
 	rg := newRunsRig(t, "sqlite", nil)
 	path := "/v1/actions/act_01k8r2m7aa1b2c3d4e5f6g7h8j/runs"
-	body := exampleQuote()
+	body := testserver.ExampleQuote()
 	delete(body, "actionId")
 	r1, b1 := rg.postJSON(t, path, body)
 	if r1.StatusCode != 201 {
@@ -117,19 +116,19 @@ func TestRuns_ACT05_Idempotency(t *testing.T) {
 	}
 	var a1, a2 struct{ RunID, ConfirmURL string }
 	json.Unmarshal(b1, &a1)
-	rg.now = rg.now.Add(10 * time.Minute)
+	rg.Now = rg.Now.Add(10 * time.Minute)
 	r2, b2 := rg.postJSON(t, path, body)
 	json.Unmarshal(b2, &a2)
 	if r2.StatusCode != 200 || a2.RunID != a1.RunID || a2.ConfirmURL == a1.ConfirmURL || r2.Header.Get("Location") == "" {
 		t.Fatalf("repeat: %d %s, want 200, the same run, a new link (REST-25, ACT-05)", r2.StatusCode, b2)
 	}
-	if resp, _ := rg.get(t, strings.TrimPrefix(a1.ConfirmURL, reg.site.BaseURL)); resp.StatusCode != 404 {
+	if resp, _ := rg.get(t, strings.TrimPrefix(a1.ConfirmURL, reg.Site.BaseURL)); resp.StatusCode != 404 {
 		t.Errorf("the old link answers %d after a new one replaced it, want 404 (REST-25)", resp.StatusCode)
 	}
-	if resp, _ := rg.get(t, strings.TrimPrefix(a2.ConfirmURL, reg.site.BaseURL)); resp.StatusCode != 200 {
+	if resp, _ := rg.get(t, strings.TrimPrefix(a2.ConfirmURL, reg.Site.BaseURL)); resp.StatusCode != 200 {
 		t.Errorf("the new link answers %d", resp.StatusCode)
 	}
-	other := exampleQuote()
+	other := testserver.ExampleQuote()
 	delete(other, "actionId")
 	other["description"] = "Etwas ganz anderes als vorher, bitte."
 	r3, b3 := rg.postJSON(t, path, other)
@@ -142,14 +141,14 @@ func TestRuns_ACT05_Idempotency(t *testing.T) {
 		t.Errorf("two keys: %d %s (REST-23)", r4.StatusCode, b4)
 	}
 	// REST-22: actionId in the body must say what the address says.
-	wrong := exampleQuote()
+	wrong := testserver.ExampleQuote()
 	wrong["actionId"] = "act_01k8r2m7bb1b2c3d4e5f6g7h8j"
 	r5, b5 := rg.postJSON(t, path, wrong)
 	if p := problemOf(t, r5, b5); r5.StatusCode != 422 || p.Issues[0].Field != "actionId" {
 		t.Errorf("another actionId in the body: %d %s (REST-22)", r5.StatusCode, b5)
 	}
 	// A day later the key is free again: a new run.
-	rg.now = rg.now.Add(25 * time.Hour)
+	rg.Now = rg.Now.Add(25 * time.Hour)
 	r6, b6 := rg.postJSON(t, path, body)
 	if r6.StatusCode != 201 || strings.Contains(string(b6), a1.RunID) {
 		t.Errorf("the key after 24 hours: %d %s, want a new run (ACT-05)", r6.StatusCode, b6)
@@ -161,17 +160,17 @@ func TestRuns_ACT05_Idempotency(t *testing.T) {
 func TestRuns_ACT42_LinkScanner(t *testing.T) {
 	rg := newRunsRig(t, "sqlite", nil)
 	ctx := context.Background()
-	res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("scan@example.org"))
+	res, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("scan@example.org"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	token := tokenOf(t, res.ConfirmURL)
-	if err := rg.acts.SendCode(ctx, token, ip(1), rg.now); err != nil {
+	if err := rg.acts.SendCode(ctx, token, ip(1), rg.Now); err != nil {
 		t.Fatal(err)
 	}
 	rg.drain(t)
 	state := func() string {
-		p, err := rg.acts.Page(ctx, token, rg.now)
+		p, err := rg.acts.Page(ctx, token, rg.Now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +181,7 @@ func TestRuns_ACT42_LinkScanner(t *testing.T) {
 	var urls []string
 	hrefRe := regexp.MustCompile(`(?:href|action|src)="([^"]+)"`)
 	urlRe := regexp.MustCompile(`https?://[^\s"<>]+`)
-	for _, p := range []string{strings.TrimPrefix(res.ConfirmURL, reg.site.BaseURL), "/" + hkSlug + "/actions/act_01k8r2m7aa1b2c3d4e5f6g7h8j", "/privacy"} {
+	for _, p := range []string{strings.TrimPrefix(res.ConfirmURL, reg.Site.BaseURL), "/" + hkSlug + "/actions/act_01k8r2m7aa1b2c3d4e5f6g7h8j", "/privacy"} {
 		_, body := rg.get(t, p)
 		urls = append(urls, p)
 		for _, m := range hrefRe.FindAllStringSubmatch(string(body), -1) {
@@ -196,7 +195,7 @@ func TestRuns_ACT42_LinkScanner(t *testing.T) {
 	slices.Sort(urls)
 	urls = slices.Compact(urls)
 	for _, u := range urls {
-		p := strings.TrimPrefix(u, reg.site.BaseURL)
+		p := strings.TrimPrefix(u, reg.Site.BaseURL)
 		if !strings.HasPrefix(p, "/") {
 			continue
 		}
@@ -225,11 +224,11 @@ func mustString(v any) string { b, _ := json.Marshal(v); return string(b) }
 // nothing (ACT-42); Cancel from Daawid's page cancels (ACT-47).
 func TestRuns_HTTP37_SameOrigin(t *testing.T) {
 	rg := newRunsRig(t, "sqlite", nil)
-	res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("origin@example.org"))
+	res, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("origin@example.org"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := strings.TrimPrefix(res.ConfirmURL, reg.site.BaseURL)
+	path := strings.TrimPrefix(res.ConfirmURL, reg.Site.BaseURL)
 	resp, _ := rg.postForm(t, path, url.Values{"op": {"cancel"}}, "Origin: https://evil.example")
 	if resp.StatusCode != 403 {
 		t.Errorf("a POST from another origin: %d, want 403", resp.StatusCode)
@@ -238,14 +237,14 @@ func TestRuns_HTTP37_SameOrigin(t *testing.T) {
 	if resp.StatusCode != 403 {
 		t.Errorf("a cross-site POST: %d, want 403", resp.StatusCode)
 	}
-	if st, _ := rg.acts.Status(context.Background(), res.RunID, rg.now); st.Status != "awaiting_confirmation" {
+	if st, _ := rg.acts.Status(context.Background(), res.RunID, rg.Now); st.Status != "awaiting_confirmation" {
 		t.Fatalf("refused POSTs changed the run: %s", st.Status)
 	}
-	resp, _ = rg.postForm(t, path, url.Values{"op": {"cancel"}}, "Origin: "+reg.site.BaseURL)
+	resp, _ = rg.postForm(t, path, url.Values{"op": {"cancel"}}, "Origin: "+reg.Site.BaseURL)
 	if resp.StatusCode != 303 {
 		t.Errorf("Cancel from Daawid's page: %d, want 303", resp.StatusCode)
 	}
-	if st, _ := rg.acts.Status(context.Background(), res.RunID, rg.now); st.Status != "cancelled" {
+	if st, _ := rg.acts.Status(context.Background(), res.RunID, rg.Now); st.Status != "cancelled" {
 		t.Errorf("after Cancel: %s, want cancelled (ACT-47)", st.Status)
 	}
 }
@@ -258,12 +257,12 @@ func TestRuns_Faults_SMTPDown(t *testing.T) {
 	ctx := context.Background()
 	var tokens []string
 	for _, email := range []string{"d1@example.org", "d2@example.org", "d3@example.org"} {
-		res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom(email))
+		res, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom(email))
 		if err != nil {
 			t.Fatal(err)
 		}
 		tokens = append(tokens, tokenOf(t, res.ConfirmURL))
-		if err := rg.acts.SendCode(ctx, tokenOf(t, res.ConfirmURL), ip(len(tokens)), rg.now); err != nil {
+		if err := rg.acts.SendCode(ctx, tokenOf(t, res.ConfirmURL), ip(len(tokens)), rg.Now); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -272,7 +271,7 @@ func TestRuns_Faults_SMTPDown(t *testing.T) {
 		codes = append(codes, rg.codeFor(t, email))
 	}
 	for i := range tokens {
-		if err := rg.acts.Confirm(ctx, tokens[i], codes[i], rg.now); err != nil {
+		if err := rg.acts.Confirm(ctx, tokens[i], codes[i], rg.Now); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -282,9 +281,9 @@ func TestRuns_Faults_SMTPDown(t *testing.T) {
 		if n := rg.drain(t); n != 0 {
 			t.Fatalf("%d mails sent with the SMTP server down", n)
 		}
-		rg.now = rg.now.Add(11 * time.Minute)
+		rg.Now = rg.Now.Add(11 * time.Minute)
 	}
-	if h, err := rg.acts.Health(ctx, rg.now); err != nil || h.OutboxPending != 3 || h.OldestPending.IsZero() {
+	if h, err := rg.acts.Health(ctx, rg.Now); err != nil || h.OutboxPending != 3 || h.OldestPending.IsZero() {
 		t.Errorf("health with the mail server down: %+v %v, want 3 pending", h, err)
 	}
 	catcher := restartCatcher(t, rg)
@@ -295,7 +294,7 @@ func TestRuns_Faults_SMTPDown(t *testing.T) {
 	if n := rg.drain(t); n != 0 {
 		t.Errorf("%d mails sent twice", n)
 	}
-	if h, err := rg.acts.Health(ctx, rg.now); err != nil || h.OutboxPending != 0 || h.OutboxFailed != 0 {
+	if h, err := rg.acts.Health(ctx, rg.Now); err != nil || h.OutboxPending != 0 || h.OutboxFailed != 0 {
 		t.Errorf("health after: %+v %v", h, err)
 	}
 	delivered := 0
@@ -320,7 +319,7 @@ func TestRuns_Faults_FullDisk(t *testing.T) {
 	}
 	defer store.Close()
 	rg := newRunsRig(t, "sqlite", nil)
-	acts, err := actions.New(actions.Config{Store: store, Secret: []byte("a test secret of at least thirty-two bytes"), Site: reg.site, Now: func() time.Time { return rg.now }})
+	acts, err := actions.New(actions.Config{Store: store, Secret: []byte("a test secret of at least thirty-two bytes"), Site: reg.Site, Now: func() time.Time { return rg.Now }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +327,7 @@ func TestRuns_Faults_FullDisk(t *testing.T) {
 	var started []string
 	var full error
 	for i := range 500 {
-		res, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("full"+itoa3(i)+"@example.org"))
+		res, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("full"+itoa3(i)+"@example.org"))
 		if err != nil {
 			full = err
 			break
@@ -342,17 +341,17 @@ func TestRuns_Faults_FullDisk(t *testing.T) {
 		t.Fatalf("a full store answered %v, want unavailable", full)
 	}
 	for _, id := range started {
-		if st, err := acts.Status(context.Background(), id, rg.now); err != nil || st.Status != "awaiting_confirmation" {
+		if st, err := acts.Status(context.Background(), id, rg.Now); err != nil || st.Status != "awaiting_confirmation" {
 			t.Fatalf("run %s after the disk filled: %+v %v", id, st, err)
 		}
 	}
 	t.Logf("%d runs kept when the store filled up", len(started))
 	// A store that is gone (a lost connection) answers unavailable too.
 	store.Close()
-	if _, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("gone@example.org")); codeOf(err) != query.CodeUnavailable {
+	if _, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("gone@example.org")); codeOf(err) != query.CodeUnavailable {
 		t.Errorf("a closed store: %v, want unavailable", err)
 	}
-	if _, err := acts.Status(context.Background(), started[0], rg.now); codeOf(err) != query.CodeUnavailable {
+	if _, err := acts.Status(context.Background(), started[0], rg.Now); codeOf(err) != query.CodeUnavailable {
 		t.Errorf("status on a closed store: %v, want unavailable", err)
 	}
 }
@@ -369,85 +368,6 @@ func restartCatcher(t *testing.T, rg *runsRig) *mail.Catcher {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
-}
-
-// TestRuns_MCP53_ToolList: the request tools are listed after the reads,
-// in the §7.4 order, with their titles, hints and card (MCP-42, MCP-43,
-// MCP-44, MCP-45, MCP-46, MCP-53, ACT-61); confirm_request is not offered
-// (MCP-47, ACT-43).
-func TestRuns_MCP53_ToolList(t *testing.T) {
-	rg := newRunsRig(t, "sqlite", nil)
-	for _, v := range protocols {
-		cs := mcpClient(t, rg.testServer, v)
-		res, err := cs.ListTools(context.Background(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var names []string
-		for _, tl := range res.Tools {
-			names = append(names, tl.Name)
-		}
-		want := []string{"search", "get_entry", "get_entry_sections", "get_offerings", "get_brand_kit",
-			"request_quote", "request_callback", "request_appointment", "send_message", "get_request_status"}
-		if !slices.Equal(names, want) {
-			t.Errorf("%s: tools %v, want %v (MCP-53)", v, names, want)
-		}
-		titles := map[string]string{"request_quote": "Request a quote", "request_callback": "Request a callback",
-			"request_appointment": "Request an appointment", "send_message": "Send a message", "get_request_status": "Check a request's status"}
-		for _, tl := range res.Tools {
-			title, ok := titles[tl.Name]
-			if !ok {
-				continue
-			}
-			a := tl.Annotations
-			if tl.Title != title || a == nil || a.Title != title {
-				t.Errorf("%s: title %q", tl.Name, tl.Title)
-				continue
-			}
-			ui, _ := tl.Meta["ui"].(map[string]any)
-			if tl.Name == "get_request_status" {
-				if !a.ReadOnlyHint || *a.DestructiveHint || !a.IdempotentHint || *a.OpenWorldHint || ui != nil {
-					t.Errorf("get_request_status hints %+v ui %v (MCP-46)", a, ui)
-				}
-				continue
-			}
-			if a.ReadOnlyHint || *a.DestructiveHint || a.IdempotentHint || !*a.OpenWorldHint || ui["resourceUri"] != "ui://daawid/action-confirm" {
-				t.Errorf("%s hints %+v ui %v (ACT-61)", tl.Name, a, ui)
-			}
-			in, _ := json.Marshal(tl.InputSchema)
-			if !strings.Contains(string(in), `"additionalProperties":false`) {
-				t.Errorf("%s: the listed input takes unknown fields", tl.Name)
-			}
-		}
-	}
-}
-
-// TestRuns_MCP79_NoLimitForRequests: the request tools keep no fair-use
-// limit (ACT-55, MCP-79); get_request_status keeps the reads' (MCP-79).
-func TestRuns_MCP79_NoLimitForRequests(t *testing.T) {
-	rg := newRunsRig(t, "sqlite", nil, func(c *rest.Config) { c.Limiter = fairuse.NewLimiter(3) })
-	cs := mcpClient(t, rg.testServer, "2026-07-28")
-	var runID string
-	for i := range 6 {
-		res := callTool(t, cs, "request_quote", quoteTo("holzwerk-krause", "nolimit"+itoa3(i)+"@example.org"))
-		if res.IsError {
-			t.Fatalf("request %d: %s (ACT-55)", i, textOf(res))
-		}
-		b, _ := json.Marshal(res.StructuredContent)
-		var r struct{ RunID string }
-		json.Unmarshal(b, &r)
-		runID = r.RunID
-	}
-	limited := false
-	for range 5 {
-		res := callTool(t, cs, "get_request_status", map[string]any{"runId": runID})
-		if res.IsError && errorOf(t, res).Code == "rate_limited" {
-			limited = true
-		}
-	}
-	if !limited {
-		t.Error("get_request_status kept no limit (MCP-79)")
-	}
 }
 
 // TestRuns_ACT49_Handoff: a handoff action answers with the business's
@@ -470,7 +390,7 @@ func TestRuns_ACT49_Handoff(t *testing.T) {
 	if resp.StatusCode != 200 || r.Status != "handoff" || r.URL != act.Delivery.URL {
 		t.Fatalf("handoff: %d %s (ACT-49, REST-26)", resp.StatusCode, b)
 	}
-	if _, err := rg.acts.Status(context.Background(), r.RunID, rg.now); codeOf(err) != query.CodeNotFound {
+	if _, err := rg.acts.Status(context.Background(), r.RunID, rg.Now); codeOf(err) != query.CodeNotFound {
 		t.Errorf("a handoff was kept as a run: %v (ACT-49)", err)
 	}
 	counts, _ := rg.acts.StepCounts(context.Background())
@@ -490,39 +410,6 @@ func entryOf(t *testing.T, slug string) *schemas.Entry {
 	return nil
 }
 
-// TestRuns_MCP71_ConfirmationCard: the confirmation card comes with the
-// request in _meta (MCP-68): the waiting request, the person's words
-// labelled as theirs, Daawid's page as its only link, none of the owner's
-// colours or pictures (MCP-71).
-func TestRuns_MCP71_ConfirmationCard(t *testing.T) {
-	rg := newRunsRig(t, "sqlite", nil)
-	cs := mcpClient(t, rg.testServer, "2026-07-28")
-	res := callTool(t, cs, "request_quote", exampleQuote())
-	if res.IsError {
-		t.Fatal(textOf(res))
-	}
-	var card map[string]any
-	json.Unmarshal(mustJSON(res.Meta["com.daawid/card"]), &card)
-	var out struct{ ConfirmURL string }
-	json.Unmarshal(mustJSON(res.StructuredContent), &out)
-	if card["type"] != "action-confirm" || card["confirmUrl"] != out.ConfirmURL || card["wordsLabel"] == "" {
-		t.Fatalf("card %v", card)
-	}
-	fields, _ := card["fields"].([]any)
-	words := mustString(fields)
-	if !strings.Contains(words, "Einbauschrank für eine Dachschräge") || !strings.Contains(words, `"label"`) {
-		t.Errorf("the card does not show the request's words: %s", words)
-	}
-	for _, k := range []string{"colors", "logo", "links", "phone", "email"} {
-		if _, ok := card[k]; ok {
-			t.Errorf("the confirmation card carries %s (MCP-71)", k)
-		}
-	}
-	if n := strings.Count(mustString(card), "https://"); n != 1 {
-		t.Errorf("the card has %d links, want only Daawid's page (MCP-71)", n)
-	}
-}
-
 // TestRuns_ACT57_Retention: the sweeper ends runs whose hour is over,
 // deletes a run never sent within a day of running out (ACT-57) and a
 // sent one after 90 days (ACT-58), and keeps the step counts (ACT-59).
@@ -531,20 +418,20 @@ func TestRuns_ACT57_Retention(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			rg := newRunsRig(t, kind, nil)
 			ctx := context.Background()
-			start := rg.now
-			unsent, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("unsent@example.org"))
+			start := rg.Now
+			unsent, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("unsent@example.org"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			sent, err := rg.startRun(t, schemas.ActionRequestQuote, quoteFrom("sent@example.org"))
+			sent, err := rg.startRun(t, schemas.ActionRequestQuote, testserver.QuoteFrom("sent@example.org"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			tok := tokenOf(t, sent.ConfirmURL)
-			if err := rg.acts.SendCode(ctx, tok, ip(1), rg.now); err != nil {
+			if err := rg.acts.SendCode(ctx, tok, ip(1), rg.Now); err != nil {
 				t.Fatal(err)
 			}
-			if err := rg.acts.Confirm(ctx, tok, rg.codeFor(t, "sent@example.org"), rg.now); err != nil {
+			if err := rg.acts.Confirm(ctx, tok, rg.codeFor(t, "sent@example.org"), rg.Now); err != nil {
 				t.Fatal(err)
 			}
 			rg.drain(t)
@@ -618,12 +505,12 @@ func TestRuns_HTTP36_ActionLinksAnswer(t *testing.T) {
 		for _, a := range v.Actions {
 			if a.Form != "" {
 				forms++
-				if resp, _ := rg.get(t, strings.TrimPrefix(a.Form, reg.site.BaseURL)); resp.StatusCode != 200 {
+				if resp, _ := rg.get(t, strings.TrimPrefix(a.Form, reg.Site.BaseURL)); resp.StatusCode != 200 {
 					t.Errorf("%s: form %s answers %d (HTTP-36)", e.Slug, a.Form, resp.StatusCode)
 				}
 			}
 			rests++
-			resp, _ := rg.get(t, strings.TrimPrefix(a.Rest, reg.site.APIURL))
+			resp, _ := rg.get(t, strings.TrimPrefix(a.Rest, reg.Site.APIURL))
 			if resp.StatusCode != 405 || resp.Header.Get("Allow") != "POST, OPTIONS" {
 				t.Errorf("%s: GET %s answers %d (Allow %q)", e.Slug, a.Rest, resp.StatusCode, resp.Header.Get("Allow"))
 			}

