@@ -1,7 +1,6 @@
 package register
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -13,7 +12,7 @@ import (
 // line, and both may quote a line break inside a field.
 type csvFrames struct {
 	file    string
-	sc      *bufio.Scanner
+	lines   *lineReader
 	line    int // physical lines read
 	pending []pendingLine
 }
@@ -21,27 +20,30 @@ type csvFrames struct {
 type pendingLine struct {
 	n    int
 	text string
+	long bool // over maxCSVLine: reported when it is read again
 }
+
+// maxCSVLine caps one physical line of a CSV register file; a longer one
+// is reported by its line number and skipped.
+const maxCSVLine = 1 << 20
 
 // maxContinuation caps how many physical lines one record may span (a
 // quoted address line with a line break); beyond it the quote is broken.
 const maxContinuation = 8
 
 func newCSVFrames(r io.Reader, file string) *csvFrames {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	return &csvFrames{file: file, sc: sc}
+	return &csvFrames{file: file, lines: newLineReader(r, maxCSVLine)}
 }
 
 // header reads the header line and returns its names, trimmed of the
 // stray spaces some registers put in them, with their column numbers. n
 // is the header's line number, for the caller's own complaints about it.
 func (c *csvFrames) header() (col map[string]int, width, n int, err error) {
-	n, head, ok := c.physical()
+	n, head, ok, err := c.physical()
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("%s: %w", c.file, err)
+	}
 	if !ok {
-		if err := c.sc.Err(); err != nil {
-			return nil, 0, 0, fmt.Errorf("%s: %w", c.file, err)
-		}
 		return nil, 0, 0, fmt.Errorf("%s: empty file, no header", c.file)
 	}
 	head = strings.TrimPrefix(head, "\ufeff")
@@ -56,31 +58,48 @@ func (c *csvFrames) header() (col map[string]int, width, n int, err error) {
 	return col, len(names), n, nil
 }
 
-// physical returns the next physical line, from the pushed-back ones first.
-func (c *csvFrames) physical() (int, string, bool) {
+// physical returns the next physical line, from the pushed-back ones
+// first; ok is false at the end of the file. A line over maxCSVLine is
+// errTooLong.
+func (c *csvFrames) physical() (n int, text string, ok bool, err error) {
 	if len(c.pending) > 0 {
 		p := c.pending[0]
 		c.pending = c.pending[1:]
-		return p.n, p.text, true
+		if p.long {
+			return p.n, "", true, errTooLong
+		}
+		return p.n, p.text, true, nil
 	}
-	if !c.sc.Scan() {
-		return 0, "", false
+	b, tooLong, err := c.lines.next()
+	if err == io.EOF {
+		return 0, "", false, nil
+	}
+	if err != nil {
+		return 0, "", false, fmt.Errorf("line %d: %w", c.line+1, err)
 	}
 	c.line++
-	return c.line, strings.TrimSuffix(c.sc.Text(), "\r"), true
+	if tooLong {
+		return c.line, "", true, errTooLong
+	}
+	return c.line, strings.TrimSuffix(string(b), "\r"), true, nil
 }
+
+// errTooLong is a physical line over maxCSVLine.
+var errTooLong = fmt.Errorf("line longer than %d bytes", maxCSVLine)
 
 // Frame returns the next record's lines: one physical line, or a few when
 // a quoted field holds a line break.
 func (c *csvFrames) Frame() (Raw, error) {
 	for {
-		n, text, ok := c.physical()
+		n, text, ok, err := c.physical()
+		if err == errTooLong {
+			// Reported by its line; the reader goes on with the next line.
+			return Raw{Line: n, Err: &RowError{File: c.file, Line: n, Msg: err.Error()}}, nil
+		}
+		if err != nil {
+			return Raw{}, fmt.Errorf("%s: %w", c.file, err)
+		}
 		if !ok {
-			if err := c.sc.Err(); err != nil {
-				// The scanner stops for good (a line over its limit): the rest
-				// of the file can't be read.
-				return Raw{}, fmt.Errorf("%s:%d: unreadable line: %w", c.file, c.line+1, err)
-			}
 			return Raw{}, io.EOF
 		}
 		if strings.TrimSpace(text) == "" {
@@ -89,11 +108,17 @@ func (c *csvFrames) Frame() (Raw, error) {
 		open := csvOpen(text)
 		var extra []pendingLine
 		for open && len(extra) < maxContinuation {
-			m, more, ok := c.physical()
-			if !ok {
+			m, more, ok, err := c.physical()
+			if err == errTooLong {
+				// An overlong line ends the quote's search: it goes back
+				// with the others and is reported as a row of its own.
+				extra = append(extra, pendingLine{n: m, long: true})
 				break
 			}
-			extra = append(extra, pendingLine{m, more})
+			if err != nil || !ok {
+				break
+			}
+			extra = append(extra, pendingLine{n: m, text: more})
 			text += "\n" + more
 			open = csvOpen(text)
 		}

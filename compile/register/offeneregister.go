@@ -1,7 +1,6 @@
 package register
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -54,7 +53,7 @@ var registerSections = map[string]string{
 // OffeneRegister reads German register records in JSON lines.
 type OffeneRegister struct {
 	file string
-	r    *bufio.Reader
+	r    *lineReader
 	line int
 	kind *Kind
 }
@@ -70,31 +69,7 @@ func NewOffeneRegister(r io.Reader, file string) *OffeneRegister {
 // newOffeneRegister is NewOffeneRegister for the table's row, which hands
 // itself in.
 func newOffeneRegister(k *Kind, r io.Reader, file string) *OffeneRegister {
-	return &OffeneRegister{file: file, r: bufio.NewReaderSize(r, 256<<10), kind: k}
-}
-
-// readLine returns the next line without its end, or io.EOF.
-func (o *OffeneRegister) readLine() ([]byte, bool, error) {
-	var buf []byte
-	tooLong := false
-	for {
-		part, isPrefix, err := o.r.ReadLine()
-		if err != nil {
-			if err == io.EOF && (len(buf) > 0 || tooLong) {
-				return buf, tooLong, nil
-			}
-			return nil, false, err
-		}
-		if !tooLong {
-			buf = append(buf, part...)
-			if len(buf) > maxLine {
-				tooLong, buf = true, nil
-			}
-		}
-		if !isPrefix {
-			return buf, tooLong, nil
-		}
-	}
+	return &OffeneRegister{file: file, r: newLineReader(r, maxLine), kind: k}
 }
 
 // Next returns the next record, a *RowError for a bad line, or io.EOF.
@@ -109,7 +84,7 @@ func (o *OffeneRegister) Next() (*Record, error) {
 // Frame returns the next non-blank line.
 func (o *OffeneRegister) Frame() (Raw, error) {
 	for {
-		b, tooLong, err := o.readLine()
+		b, tooLong, err := o.r.next()
 		if err != nil {
 			if err == io.EOF {
 				return Raw{}, io.EOF
