@@ -61,6 +61,9 @@ func ReadEvents(r io.Reader, file string) ([]Event, []*register.RowError) {
 	for sc.Scan() {
 		n++
 		line := strings.TrimSpace(sc.Text())
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\ufeff") // a BOM is text's, not the first event's
+		}
 		if line == "" {
 			continue
 		}

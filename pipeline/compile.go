@@ -57,6 +57,34 @@ type CompileConfig struct {
 	MemoryLimit int64
 	// Clock reads wall time for the run's own durations; nil uses time.Now.
 	Clock func() time.Time
+	// MaxBadRows is how many bad rows (rows skipped) a run may report and
+	// still commit: past it the run fails and the state stays as it was.
+	// nil means DefaultMaxBadRows; a negative value, no limit.
+	MaxBadRows *int
+}
+
+// DefaultMaxBadRows is how many bad rows a run may have by default: a
+// register file has a few a month; a thousand means the file or its
+// reader is wrong, and a night that records it as a success hides it.
+const DefaultMaxBadRows = 1000
+
+// InputError is a named input of a run (a register file, the owner inbox,
+// a verification file) that is missing or unreadable: the run fails
+// before it changes anything (exit status 1).
+type InputError struct {
+	Input, Path string
+	Err         error
+}
+
+func (e *InputError) Error() string { return e.Input + " " + e.Path + ": " + e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// BadRowsError is a run whose bad rows passed CompileConfig.MaxBadRows:
+// nothing is committed; the report lists the problems.
+type BadRowsError struct{ Rows, Max int }
+
+func (e *BadRowsError) Error() string {
+	return fmt.Sprintf("%d bad rows, more than the %d a run may have (--max-bad-rows); nothing was committed", e.Rows, e.Max)
 }
 
 // SiteSource crawls the websites of a run.
@@ -219,8 +247,14 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	inbox := r.readInboxFiles()
-	events := r.readEventFiles()
+	inbox, err := r.readInboxFiles()
+	if err != nil {
+		return nil, err
+	}
+	events, err := r.readEventFiles()
+	if err != nil {
+		return nil, err
+	}
 	// A run with no register file to compile touches only what its owner
 	// revisions, events and due expiries name: it loads just those, and
 	// its cost grows with them, not with the registry (D57).
@@ -250,6 +284,9 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 	t2 := clock()
 	r.logMemory("before commit")
 	r.rep.sortProblems()
+	if max := r.maxBadRows(); max >= 0 && r.rep.RowsSkipped > int64(max) {
+		return r.rep, &BadRowsError{Rows: int(r.rep.RowsSkipped), Max: max}
+	}
 	report, _ := json.Marshal(r.rep)
 	if err := r.w.commit(ctx, r.runRow(started, clock(), report), r.ids, r.rows, r.small); err != nil {
 		return nil, err
@@ -356,11 +393,26 @@ type inboxRead struct {
 	issues []Problem
 }
 
+// maxBadRows is the run's limit of bad rows (negative: none).
+func (r *run) maxBadRows() int {
+	if r.cfg.MaxBadRows == nil {
+		return DefaultMaxBadRows
+	}
+	return *r.cfg.MaxBadRows
+}
+
 // readInboxFiles reads and validates the owner revisions, on every core
-// (the costly part); the decisions come after the state is loaded.
-func (r *run) readInboxFiles() []inboxRead {
+// (the costly part); the decisions come after the state is loaded. An
+// inbox folder that is not there fails the run; a file too big to be an
+// entry is refused from its size, without being read.
+func (r *run) readInboxFiles() ([]inboxRead, error) {
 	if r.cfg.OwnerInbox == "" {
-		return nil
+		return nil, nil
+	}
+	if st, err := os.Stat(r.cfg.OwnerInbox); err != nil {
+		return nil, &InputError{Input: "owner inbox", Path: r.cfg.OwnerInbox, Err: err}
+	} else if !st.IsDir() {
+		return nil, &InputError{Input: "owner inbox", Path: r.cfg.OwnerInbox, Err: errors.New("is not a folder")}
 	}
 	files, _ := filepath.Glob(filepath.Join(r.cfg.OwnerInbox, "*.json"))
 	sort.Strings(files)
@@ -368,7 +420,7 @@ func (r *run) readInboxFiles() []inboxRead {
 	parallelFor(len(files), func(i int) {
 		name := filepath.Base(files[i])
 		reads[i].file = files[i]
-		data, err := os.ReadFile(files[i])
+		data, err := readBounded(files[i], schemas.MaxEntryBytes)
 		if err != nil {
 			reads[i].issues = []Problem{{File: name, Reason: err.Error()}}
 			return
@@ -381,7 +433,32 @@ func (r *run) readInboxFiles() []inboxRead {
 			reads[i].decl = decl
 		}
 	})
-	return reads
+	return reads, nil
+}
+
+// readBounded reads a file of at most max bytes; a bigger one is refused
+// from its size, before any of it is read.
+func readBounded(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > max {
+		return nil, fmt.Errorf("is %d bytes; an entry is at most %d bytes", st.Size(), max)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("is over %d bytes; an entry is at most %d bytes", max, max)
+	}
+	return data, nil
 }
 
 // decideInbox accepts, in file order, every valid owner revision based on
@@ -449,14 +526,13 @@ func (r *run) moveInbox() {
 }
 
 // readEventFiles reads the verification events, sorted; bad lines are
-// refused.
-func (r *run) readEventFiles() []compile.Event {
+// refused, a file that is missing or unreadable fails the run.
+func (r *run) readEventFiles() ([]compile.Event, error) {
 	var all []compile.Event
 	for _, f := range r.cfg.Verification {
 		fh, err := os.Open(f)
 		if err != nil {
-			r.refuse(Problem{File: f, Reason: err.Error()})
-			continue
+			return nil, &InputError{Input: "verification file", Path: f, Err: err}
 		}
 		evs, bad := compile.ReadEvents(fh, filepath.Base(f))
 		fh.Close()
@@ -466,7 +542,7 @@ func (r *run) readEventFiles() []compile.Event {
 		all = append(all, evs...)
 	}
 	compile.SortEvents(all)
-	return all
+	return all, nil
 }
 
 // acceptEvents keeps the events of known entries up to the run's instant.

@@ -40,8 +40,10 @@ func (r *run) registerFiles(ctx context.Context) ([]registerFile, error) {
 		f := src.Path
 		sha, err := publication.FileSHA256(f)
 		if err != nil {
-			r.refuse(Problem{File: f, Reason: err.Error()})
-			continue
+			// A named input that is not there fails the run loudly: a
+			// nightly run that skipped its register would look like a
+			// quiet night.
+			return nil, &InputError{Input: "register file", Path: f, Err: err}
 		}
 		if seen, err := r.st.InputSeen(ctx, sha); err != nil {
 			return nil, err

@@ -83,10 +83,10 @@ func Run(ctx context.Context, cfg RunConfig, kind string) (*RunReport, error) {
 	rep := &RunReport{Kind: kind, Started: time.Now().UTC()}
 	err = func() error {
 		c, err := Compile(ctx, cfg.Compile)
+		rep.Compile = c // with the problems that failed it, if they did
 		if err != nil {
 			return fmt.Errorf("compile: %w", err)
 		}
-		rep.Compile = c
 		pc := cfg.Publish
 		pc.Now = cfg.Compile.Now
 		p, err := Publish(ctx, pc)

@@ -96,12 +96,21 @@ var entrySchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	return c.Compile(SchemaBaseURL + "entry.json")
 })
 
+// MaxEntryBytes is the largest entry in the open format the registry
+// reads (an owner revision, a file to validate or render): the contract's
+// limits on every list and text keep a real entry far below it, so a
+// bigger file is refused from its size before it is read.
+const MaxEntryBytes = 8 << 20
+
 // Validate checks an entry in the open format and returns it with every
 // mistake, each named by its JSON pointer: first the shape, against the
 // published entry.json (unknown fields, missing fields, formats, enums,
 // lengths), then the rules across fields (Check). The entry is nil only when
 // the bytes are not a JSON object.
 func Validate(data []byte) (*Entry, Issues) {
+	// A UTF-8 byte order mark, which some editors write, is not JSON but
+	// says nothing either: it is dropped.
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
 		return nil, Issues{{Path: "", Message: "is not valid JSON: " + err.Error()}}

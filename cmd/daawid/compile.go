@@ -87,6 +87,9 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 	if !publish {
 		rep, err := pipeline.Compile(ctx, r.cfg)
 		if err != nil {
+			if rep != nil { // the problems that failed the run
+				printRun(stderr, r.jsonOut, rep, nil)
+			}
 			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
 			return 1
 		}
@@ -142,6 +145,7 @@ func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*
 	seed := fs.String("seed", "", "identity map to start from (JSON)")
 	nowFlag := fs.String("now", "", "the run's instant, RFC 3339 (default: now)")
 	jsonOut := fs.Bool("json", false, "print the run report as JSON")
+	maxBad := fs.Int("max-bad-rows", pipeline.DefaultMaxBadRows, "fail the run, committing nothing, when more rows than this are bad (0: none may be; -1: no limit)")
 	memLimit := fs.Int64("memory-limit-mb", 0, "the run's Go heap budget in MiB (default 3072; DuckDB keeps to 1536 besides)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for operators tuning a run)")
 	fs.Usage = func() {
@@ -165,7 +169,7 @@ func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*
 		return nil, 2
 	}
 	cfg := pipeline.CompileConfig{StateDir: *state, Registers: registers, OwnerInbox: *inbox, Verification: verification, Seed: *seed, Now: now,
-		MemoryLimit: *memLimit << 20}
+		MemoryLimit: *memLimit << 20, MaxBadRows: maxBad}
 	r := &compileRun{name: name, schedule: schedule, cfg: cfg, websites: *websites, jsonOut: *jsonOut, cpuProfile: *cpuProfile}
 	if publish {
 		r.out, r.siteURL, r.static, r.exports, r.delta, r.keep = *out, *siteURL, *static, *exports, *deltaFlag, *keep

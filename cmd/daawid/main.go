@@ -28,6 +28,7 @@ var commands = []command{
 	{"pipeline", "pipeline run: one compile and one publication now", runPipeline},
 	{"mcp", "mcp tools|call: an MCP client (the Go SDK's) for trying the MCP server from a terminal", mcpclient.Main},
 	{"keys", "keys create|revoke|list: buyer keys for the bulk exports and the change feed", runKeys},
+	{"version", "the build's module version and commit, the engine and the spec version", runVersion},
 	{"bench", "bench compile: the compile benchmark (three runs on generated data) as a table", bench.Main},
 }
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/daawid/registry/fixtures"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas"
 )
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
@@ -119,5 +121,23 @@ func TestDemo_MainJob(t *testing.T) {
 	got, err = os.ReadFile(filepath.Join(dir, "static", "schreinerei-beispiel.md"))
 	if err != nil || string(got) != string(fixtures.Spec("schreinerei-beispiel.de.md")) {
 		t.Errorf("the demo's schreinerei-beispiel.md differs from §3.7 (%v)", err)
+	}
+}
+
+// TestVersion: daawid version names the engine and the spec version a
+// publication records (its manifest's engine and specVersion), and a
+// build's commit line.
+func TestVersion(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"version"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"engine  " + render.EngineVersion + "\n", "spec    " + schemas.SchemaVersion + "\n", "\ncommit  "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("daawid version does not say %q:\n%s", want, out.String())
+		}
+	}
+	if code := run([]string{"version", "extra"}, &out, &errOut); code != 2 {
+		t.Errorf("daawid version extra: exit %d, want 2", code)
 	}
 }

@@ -45,6 +45,12 @@ func Prepare(dir string, site render.Site, stdout io.Writer) (*Demo, error) {
 	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
 	regs := []string{filepath.Join(inputs, "registers", "offeneregister-sample.jsonl"), filepath.Join(inputs, "registers", "companies-house-sample.csv")}
 	events := []string{filepath.Join(inputs, "compile", "verification.jsonl"), filepath.Join(dir, "reports", "events.jsonl")}
+	// The server appends the events of reports made on its pages to the
+	// second file; it starts empty, so every run finds the inputs it names
+	// (a named input that is missing fails the run).
+	if err := touch(events[1]); err != nil {
+		return nil, err
+	}
 	d := &Demo{Dir: dir, Out: out, Site: site}
 	d.Schedule = pipeline.ScheduleConfig{Nightly: pipeline.RunConfig{
 		Compile: pipeline.CompileConfig{StateDir: state, Registers: regs, OwnerInbox: inbox, Verification: events},
@@ -158,4 +164,16 @@ func (d *Demo) printTries(w io.Writer, mailAddr, maildir string) {
 	fmt.Fprintf(w, "  %s/holzwerk-krause/actions/act_01k8r2m7aa1b2c3d4e5f6g7h8j  (a request's web form)\n", u)
 	fmt.Fprintf(w, "the pipeline runs a delta every minute; drop owner revisions into %s\n", filepath.Join(d.Dir, "inbox"))
 	fmt.Fprintf(w, "mail (codes and requests) is caught on %s and written to %s (Maildir: new/)\n", mailAddr, filepath.Join(maildir, "new"))
+}
+
+// touch makes an empty file, and its folder, unless the file is there.
+func touch(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
