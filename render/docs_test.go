@@ -193,3 +193,21 @@ func TestDocs_HTTP17_NuHTMLChecker(t *testing.T) {
 		t.Fatalf("Nu HTML checker reports errors:\n%s", out)
 	}
 }
+
+// TestLicences_PRIV02_FilesAtTheTop: the repository names its licences
+// at the top level: Apache 2.0 for the code, schemas and validator, CC BY
+// 4.0 for the contract's text (PRIV-02).
+func TestLicences_PRIV02_FilesAtTheTop(t *testing.T) {
+	for file, want := range map[string]string{
+		"../LICENSE":         "Apache License\n                           Version 2.0, January 2004",
+		"../LICENSE-spec.md": "Creative Commons\nAttribution 4.0 International licence (CC BY 4.0)",
+	} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), want) {
+			t.Errorf("%s does not say %q", file, want)
+		}
+	}
+}
