@@ -120,8 +120,8 @@ func TestPublish_Examples(t *testing.T) {
 	if sb, _ := doc(t, pub, "/schreinerei-beispiel.md"); !bytes.Equal(sb, fixtures.Spec("schreinerei-beispiel.de.md")) {
 		t.Errorf("/schreinerei-beispiel.md differs from §3.7")
 	}
-	for path, want := range map[string]string{"/llms.txt": "llms.txt", "/robots.txt": "robots.txt", "/mcp/server-card": "server-card.json"} {
-		if got, _ := doc(t, pub, path); !bytes.Equal(got, fixtures.Spec(want)) {
+	for path, want := range map[string][]byte{"/llms.txt": fixtures.LLMSTxt(), "/robots.txt": fixtures.Spec("robots.txt"), "/mcp/server-card": fixtures.Spec("server-card.json")} {
+		if got, _ := doc(t, pub, path); !bytes.Equal(got, want) {
 			t.Errorf("%s differs from §5", path)
 		}
 	}
@@ -234,7 +234,7 @@ func TestPublish_StaticTree(t *testing.T) {
 	}
 	for path, want := range map[string][]byte{
 		"holzwerk-krause.md": fixtures.Spec("holzwerk-krause.de.md"),
-		"llms.txt":           fixtures.Spec("llms.txt"),
+		"llms.txt":           fixtures.LLMSTxt(),
 		"robots.txt":         fixtures.Spec("robots.txt"),
 	} {
 		got, err := os.ReadFile(filepath.Join(static, path))
