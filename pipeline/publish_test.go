@@ -120,8 +120,8 @@ func TestPublish_Examples(t *testing.T) {
 	if sb, _ := doc(t, pub, "/schreinerei-beispiel.md"); !bytes.Equal(sb, fixtures.Spec("schreinerei-beispiel.de.md")) {
 		t.Errorf("/schreinerei-beispiel.md differs from §3.7")
 	}
-	for path, want := range map[string]string{"/llms.txt": "llms.txt", "/robots.txt": "robots.txt", "/mcp/server-card": "server-card.json"} {
-		if got, _ := doc(t, pub, path); !bytes.Equal(got, fixtures.Spec(want)) {
+	for path, want := range map[string][]byte{"/llms.txt": fixtures.LLMSTxt(), "/robots.txt": fixtures.Spec("robots.txt"), "/mcp/server-card": fixtures.Spec("server-card.json")} {
+		if got, _ := doc(t, pub, path); !bytes.Equal(got, want) {
 			t.Errorf("%s differs from §5", path)
 		}
 	}
@@ -234,7 +234,7 @@ func TestPublish_StaticTree(t *testing.T) {
 	}
 	for path, want := range map[string][]byte{
 		"holzwerk-krause.md": fixtures.Spec("holzwerk-krause.de.md"),
-		"llms.txt":           fixtures.Spec("llms.txt"),
+		"llms.txt":           fixtures.LLMSTxt(),
 		"robots.txt":         fixtures.Spec("robots.txt"),
 	} {
 		got, err := os.ReadFile(filepath.Join(static, path))
@@ -474,8 +474,13 @@ func TestPublish_DeltaAndCompaction(t *testing.T) {
 	if sb2, d := doc(t, pub2, "/schreinerei-beispiel.md"); !bytes.Equal(sb1, sb2) || d.Pack == publication.OwnPack(delta.ID) {
 		t.Errorf("an unchanged entry in the delta: same bytes %v, pack %s", bytes.Equal(sb1, sb2), d.Pack)
 	}
-	if _, d := doc(t, pub2, "/sitemap.xml"); d.Pack == publication.OwnPack(delta.ID) {
-		t.Error("the delta made the sitemap again although no entry came, went or changed its listing")
+	// HTTP-29: the changed entry's pages move their sitemap lastmod in
+	// the delta itself, not at the next nightly publication.
+	sm1, _ := doc(t, pub1, "/sitemap.xml")
+	sm2, d := doc(t, pub2, "/sitemap.xml")
+	if d.Pack != publication.OwnPack(delta.ID) || !bytes.Contains(sm2, []byte("<loc>https://daawid.example/holzwerk-krause</loc><lastmod>2026-11-27T09:14:03Z</lastmod>")) ||
+		bytes.Contains(sm1, []byte("2026-11-27T09:14:03Z")) {
+		t.Errorf("HTTP-29: the delta's sitemap does not carry the changed entry's lastmod:\n%s", sm2)
 	}
 	docs2, _ := publication.ReadPublicationDocs(pub2)
 	reg := openRegistry(t, pub2)

@@ -19,10 +19,11 @@ import (
 // one.
 func (p *publisher) siteFiles(db *export.RegistryDB) error {
 	var extra []siteFile
-	// Nothing came or went: the sitemaps and the content structure of the
-	// current publication stay (their lastmod and token figures catch up
-	// at the nightly publication; IndexNow has the changed pages now).
-	if !(p.delta && !p.listingChanged && p.keep(listingFile, false)) {
+	// Nothing came, went or changed among the listed entries: the
+	// sitemaps and the content structure of the current publication stay.
+	// A listed entry that changed moves its sitemap lastmod (HTTP-29), so
+	// then DuckDB makes them again (D63).
+	if !(p.delta && !p.listingChanged && !p.listedEntryChanged() && p.keep(listingFile, false)) {
 		listing, err := p.listingFiles(db)
 		if err != nil {
 			return err
@@ -38,6 +39,18 @@ func (p *publisher) siteFiles(db *export.RegistryDB) error {
 		}
 	}
 	return p.writeSiteFiles(extra)
+}
+
+// listedEntryChanged reports whether this publication rendered a listed
+// entry that the sitemaps show: its new revision is a new lastmod
+// (HTTP-29) and a new token figure in the content structure.
+func (p *publisher) listedEntryChanged() bool {
+	for _, c := range p.changed {
+		if c.Listed && c.Status != "removed" && c.Status != "suspended" {
+			return true
+		}
+	}
+	return false
 }
 
 // listingFile reports whether a registry-level file is made from the list

@@ -110,6 +110,7 @@ section{margin-top:2rem}
 {{end}}</dl>
 </section>
 </main>
+<footer><p>More: <a href="{{.Base}}/docs/data-contract">the data contract</a> · <a href="{{.Base}}/docs/entry-schema">the entry schema</a> · <a href="{{.Base}}/docs/identifiers">identifiers</a> · <a href="{{.Base}}/docs/verification">verification</a> · <a href="{{.Base}}/docs/ranking">how search ranks</a> · <a href="{{.Base}}/docs/prices">price list</a> (bulk exports and the change feed) · <a href="{{.Base}}/schemas/0.1/">schemas</a> · <a href="{{.Base}}/llms.txt">llms.txt</a> · <a href="{{.Base}}/privacy">privacy</a></p></footer>
 </body>
 </html>
 `))

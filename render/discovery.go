@@ -32,6 +32,9 @@ func LLMSTxt(s Site) []byte {
 	fmt.Fprintf(&b, "- [Verification](%s/docs/verification.md): what \"verified\" means and what it does not\n\n", s.BaseURL)
 	b.WriteString("## Optional\n")
 	fmt.Fprintf(&b, "- [Sitemap](%s/sitemap.xml)\n", s.BaseURL)
+	// PRIV-25, DISC-09: the one public price list of the feeds that need
+	// a key, after §5's lines so those stay as the contract prints them.
+	fmt.Fprintf(&b, "- [Price list](%s/docs/prices.md): bulk exports and the change feed; individual entries are free\n", s.BaseURL)
 	return []byte(b.String())
 }
 
@@ -394,6 +397,7 @@ func RegistryPages(s Site) []Document {
 		{Path: "/ns.jsonld", MediaType: "application/ld+json", Body: NamespaceJSONLD(s)},
 		{Path: "/schemas/0.1/openapi.json", MediaType: "application/vnd.oai.openapi+json", Body: schemas.OpenAPI(s.APIURL, s.BaseURL)},
 	}
+	out = append(out, DocsPages(s)...) // DISC-06, PRIV-25, PRIV-02: render/docs.go
 	for name, b := range schemas.SchemaFiles() {
 		if name != "openapi.json" {
 			out = append(out, Document{Path: "/schemas/0.1/" + name, MediaType: "application/schema+json", Body: b})

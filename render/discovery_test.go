@@ -22,14 +22,16 @@ func defaultSite(t *testing.T) render.Site {
 }
 
 // DISC-01, DISC-04, DISC-07, DISC-13: llms.txt, robots.txt and the server
-// card equal §5's text byte for byte with the default base URLs.
+// card equal §5's text byte for byte with the default base URLs; llms.txt
+// adds one line after it, the price list (PRIV-25, DISC-09), and nothing
+// else.
 func TestDiscovery_DISC04_DISC07_DISC13_ByteExact(t *testing.T) {
 	s := defaultSite(t)
 	for _, c := range []struct {
-		name string
-		got  []byte
-	}{{"llms.txt", render.LLMSTxt(s)}, {"robots.txt", render.RobotsTxt(s)}, {"server-card.json", render.ServerCard(s)}} {
-		if want := fixtures.Spec(c.name); !bytes.Equal(c.got, want) {
+		name      string
+		got, want []byte
+	}{{"llms.txt", render.LLMSTxt(s), fixtures.LLMSTxt()}, {"robots.txt", render.RobotsTxt(s), fixtures.Spec("robots.txt")}, {"server-card.json", render.ServerCard(s), fixtures.Spec("server-card.json")}} {
+		if want := c.want; !bytes.Equal(c.got, want) {
 			t.Errorf("%s differs from §5:\n got: %q\nwant: %q", c.name, c.got, want)
 		}
 	}

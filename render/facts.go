@@ -39,5 +39,5 @@ func newBuilder(e *schemas.Entry, lang string, site Site, f *facts) *builder {
 	if f == nil {
 		f = factsOf(e)
 	}
-	return &builder{e: e, lang: lang, site: site, f: f}
+	return &builder{e: e, lang: lang, site: site, f: f, inline: MaxOfferingsInline}
 }

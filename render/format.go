@@ -213,10 +213,10 @@ func RenderLanguage(e *schemas.Entry, lang string, site Site) Rendered {
 
 func renderLanguage(e *schemas.Entry, lang string, site Site, f *facts) Rendered {
 	b := newBuilder(e, lang, site, f)
-	d := b.document(nil)
+	d, md := b.budgetedDocument(nil)
 	v := view(e, lang, site, nil, b.f)
 	return Rendered{
-		Markdown:  writeMarkdown(b, d),
+		Markdown:  md,
 		HTML:      writeHTML(b, d),
 		View:      append(marshal(v), '\n'),
 		EntryView: v,

@@ -337,6 +337,12 @@ func (w *htmlWriter) footer(b *builder) {
 		}
 		if u := PrivacyURL(s, e); u != "" {
 			w.link(u, privacyLabel)
+		} else {
+			// HTTP-21: every page links a privacy notice one click away.
+			// An entry with no notice of its own links Daawid's, which
+			// covers what Daawid does with the page and with requests
+			// sent through it; the label says whose it is.
+			w.link(s.BaseURL+"/privacy", privacyLabel+" (Daawid)")
 		}
 		w.link(s.PageURL(e.Slug)+"/report", "Report this entry")
 	}

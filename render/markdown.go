@@ -50,7 +50,8 @@ func offeringsMarkdown(e *schemas.Entry, lang string, site Site, f *facts) []byt
 
 func markdownDoc(e *schemas.Entry, lang string, site Site, filter func(string) bool) []byte {
 	b := newBuilder(e, lang, site, nil)
-	return writeMarkdown(b, b.document(filter))
+	_, md := b.budgetedDocument(filter)
+	return md
 }
 
 // writeMarkdown writes the intermediate document as the §3 markdown.

@@ -14,6 +14,10 @@ type builder struct {
 	lang string
 	site Site
 	f    *facts // the entry's facts, made once (newBuilder)
+	// inline is how many offerings the entry document lists before it
+	// points to offerings.md: MaxOfferingsInline, or fewer to keep the
+	// document within MarkdownBudget (MD-34, render/budget.go).
+	inline int
 }
 
 // enabledActions are the entry's enabled actions.
@@ -61,7 +65,7 @@ func (b *builder) document(sectionFilter func(string) bool) *documentModel {
 		build        func() []group
 	}{
 		{"facts", "Facts", b.facts},
-		{"offerings", "Offerings", func() []group { return b.offerings(MaxOfferingsInline) }},
+		{"offerings", "Offerings", func() []group { return b.offerings(b.inline) }},
 		{"capacity", "Capacity", b.capacity},
 		{"hours", "Hours", b.hours},
 		{"contact", "Contact & routing", b.contact},

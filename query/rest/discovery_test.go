@@ -40,8 +40,8 @@ func TestDiscovery_Section5(t *testing.T) {
 			t.Errorf("%s: %d %q etag %q", c.path, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("ETag"))
 		}
 	}
-	for name, path := range map[string]string{"llms.txt": "/llms.txt", "robots.txt": "/robots.txt"} {
-		if _, body := ts.get(t, path); !bytes.Equal(body, fixtures.Spec(name)) {
+	for path, want := range map[string][]byte{"/llms.txt": fixtures.LLMSTxt(), "/robots.txt": fixtures.Spec("robots.txt")} {
+		if _, body := ts.get(t, path); !bytes.Equal(body, want) {
 			t.Errorf("%s differs from §5", path)
 		}
 	}

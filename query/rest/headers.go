@@ -24,6 +24,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // (D74). Keys set this way must be in canonical form.
 var (
 	valCacheEntry   = []string{cacheEntry}
+	valCacheHour    = []string{"public, max-age=3600"}
 	valAnyOrigin    = []string{"*"}
 	valExpose       = []string{"ETag, Last-Modified, Link, Content-Language, Retry-After, X-Trace-Id"}
 	valAcceptRanges = []string{"bytes"}

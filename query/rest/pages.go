@@ -67,6 +67,10 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 				c.Redirect(http.StatusMovedPermanently, to)
 				return nil
 			}
+			if to, ok := s.defaultLanguagePath(rd, r.URL.Path); ok {
+				c.Redirect(http.StatusMovedPermanently, to)
+				return nil
+			}
 		}
 		return err
 	}
@@ -107,6 +111,37 @@ func (s *Server) renamed(rd *query.Read, path string) (string, bool) {
 	return s.site.PageURL(e.Slug) + tail, true
 }
 
+// defaultLanguagePath is where /{slug}/{lang}.md and /{slug}/{lang}
+// move when {lang} is the entry's default language: /{slug}.md and
+// /{slug}, the one address of each (HTTP-03). A redirect rather than a
+// second copy keeps one URL per representation for caches and for the
+// canonical link; a language the entry lacks stays 404 (D67).
+func (s *Server) defaultLanguagePath(rd *query.Read, path string) (string, bool) {
+	slug, tail, ok := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+	if !ok {
+		return "", false
+	}
+	lang, md := strings.CutSuffix(tail, ".md")
+	if lang == "" || strings.ContainsAny(lang, "/.") {
+		return "", false
+	}
+	e, err := rd.BySlug(slug)
+	if err != nil || e.Renamed || e.DefaultLanguage() != lang {
+		return "", false
+	}
+	if md {
+		return s.site.PageURL(e.Slug) + ".md", true
+	}
+	return s.site.PageURL(e.Slug), true
+}
+
+// hourCached reports whether a registry-level file is cached for an
+// hour: the server card (DISC-12) and the pages that change only with the
+// engine (the docs and the published schemas).
+func hourCached(path string) bool {
+	return path == "/mcp/server-card" || strings.HasPrefix(path, "/docs/") || strings.HasPrefix(path, "/schemas/")
+}
+
 // entryIRI dereferences an entry's subject IRI (HTTP-39): the IRI names
 // the business or person, not a document, so it answers 303 See Other to
 // the page that describes it.
@@ -140,6 +175,9 @@ func (s *Server) siteHeaders(c *gin.Context, d *query.Doc) {
 		h["Last-Modified"] = []string{httpDate(d.LastModified)}
 	}
 	h["Cache-Control"] = valCacheEntry
+	if hourCached(d.Path) {
+		h["Cache-Control"] = valCacheHour
+	}
 	h["Access-Control-Allow-Origin"] = valAnyOrigin
 }
 
