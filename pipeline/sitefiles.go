@@ -37,6 +37,13 @@ func (p *publisher) siteFiles(db *export.RegistryDB) error {
 			extra = append(extra, siteFile{d.Path, d.MediaType, d.Body})
 		}
 	}
+	// The hosted fonts (VIEW-29) are the engine's files: a delta keeps
+	// them as it keeps the registry pages.
+	if !(p.delta && p.keep(fontAsset, false)) {
+		for _, d := range render.FontAssets() {
+			extra = append(extra, siteFile{d.Path, d.MediaType, d.Body})
+		}
+	}
 	updates, err := p.updatesFiles(db)
 	if err != nil {
 		return err
@@ -49,6 +56,10 @@ func (p *publisher) siteFiles(db *export.RegistryDB) error {
 func listingFile(path string) bool {
 	return path == "/sitemap.xml" || strings.HasPrefix(path, "/sitemaps/") || path == "/awp/content/structure.json"
 }
+
+// fontAsset reports whether a registry-level file is one of the hosted
+// fonts' (render.FontAssets).
+func fontAsset(path string) bool { return strings.HasPrefix(path, render.FontsPath) }
 
 // registryPage reports whether a registry-level file is one of
 // render.RegistryPages.
