@@ -370,6 +370,40 @@ func (r *RegistryDB) Structure(pagesMax int, title func(sector string) string) (
 	return secs, rs.Err()
 }
 
+// EntryTitle is what the AWP updates file says of an entry (AWP-32): its
+// name and its default-language markdown's token estimate, counted as the
+// content structure counts it.
+type EntryTitle struct {
+	Name   string
+	Tokens int
+}
+
+// Titles gives the names and token estimates of the entries with the
+// given IDs that are still published; a removed entry has none (its name
+// left with it).
+func (r *RegistryDB) Titles(ids []string) (map[string]EntryTitle, error) {
+	ctx := context.Background()
+	if err := publication.TempStrings(ctx, r.conn, "titled", "entry_id", ids); err != nil {
+		return nil, fmt.Errorf("titles: %w", err)
+	}
+	rs, err := r.conn.QueryContext(ctx, `SELECT e.entry_id, coalesce(e.name, ''), (coalesce(e.md_bytes, 0) + 3) // 4
+		FROM entries e JOIN temp.titled USING (entry_id) WHERE e.status <> 'removed'`)
+	if err != nil {
+		return nil, fmt.Errorf("titles: %w", err)
+	}
+	defer rs.Close()
+	out := map[string]EntryTitle{}
+	for rs.Next() {
+		var id string
+		var t EntryTitle
+		if err := rs.Scan(&id, &t.Name, &t.Tokens); err != nil {
+			return nil, fmt.Errorf("titles: %w", err)
+		}
+		out[id] = t
+	}
+	return out, rs.Err()
+}
+
 // Removed is an entry that left the registry, as the entries table keeps
 // it (the server answers 410 Gone for it).
 type Removed struct {

@@ -48,6 +48,9 @@ type PublishConfig struct {
 	// follows the changed entries. Without a current publication made by
 	// the same engine for the same site it publishes in full.
 	Delta bool
+	// UpdatesPageSize is how many changes a numbered page of the AWP
+	// updates file holds; 0 is 1 000 (tests page with less).
+	UpdatesPageSize int
 }
 
 // PublishReport is what a publication did.
@@ -170,6 +173,7 @@ type publisher struct {
 	// change feed.
 	changed []feeds.State
 	feed    []feeds.Change
+	feedDir string // this publication's feed, whole
 	// listingChanged: an entry came, went, or changed its slug or listing,
 	// so a delta makes the sitemaps and the content structure again.
 	listingChanged bool

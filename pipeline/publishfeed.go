@@ -29,6 +29,7 @@ func (p *publisher) writeFeed(dir string) error {
 		}
 	}
 	fdir := filepath.Join(dir, feeds.Dir)
+	p.feedDir = fdir
 	prevFeedDir := ""
 	if p.prevDir != "" {
 		prevFeedDir = filepath.Join(p.prevDir, feeds.Dir)

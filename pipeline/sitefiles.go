@@ -38,7 +38,18 @@ func (p *publisher) siteFiles(db *export.RegistryDB) error {
 			extra = append(extra, siteFile{d.Path, d.MediaType, d.Body})
 		}
 	}
-	return p.writeSiteFiles(extra)
+	// The hosted fonts (VIEW-29) are the engine's files: a delta keeps
+	// them as it keeps the registry pages.
+	if !(p.delta && p.keep(fontAsset, false)) {
+		for _, d := range render.FontAssets() {
+			extra = append(extra, siteFile{d.Path, d.MediaType, d.Body})
+		}
+	}
+	updates, err := p.updatesFiles(db)
+	if err != nil {
+		return err
+	}
+	return p.writeSiteFiles(append(extra, updates...))
 }
 
 // listedEntryChanged reports whether this publication rendered a listed
@@ -58,6 +69,10 @@ func (p *publisher) listedEntryChanged() bool {
 func listingFile(path string) bool {
 	return path == "/sitemap.xml" || strings.HasPrefix(path, "/sitemaps/") || path == "/awp/content/structure.json"
 }
+
+// fontAsset reports whether a registry-level file is one of the hosted
+// fonts' (render.FontAssets).
+func fontAsset(path string) bool { return strings.HasPrefix(path, render.FontsPath) }
 
 // registryPage reports whether a registry-level file is one of
 // render.RegistryPages.
@@ -135,7 +150,8 @@ func (p *publisher) writeSiteFiles(extra []siteFile) error {
 		{"/awp/manifest.json", "application/json", render.AWPManifest(s, p.now, listed)},
 		{"/awp/mcp/mcp.json", "application/json", render.AWPMCP(s)},
 		{"/awp/api/tools/functions.json", "application/json", render.AWPFunctions(s, append(schemas.ReadTools(), schemas.RequestTools()...))},
-		{"/awp/content/feeds/updates.json", "application/json", p.updates()},
+		{"/awp/content/", "application/json", render.AWPContentIndex(s)},
+		{"/awp/api/", "application/json", render.AWPAPIIndex(s)},
 	}
 	for _, f := range append(files, extra...) {
 		sum := sha256.Sum256(f.body)
@@ -149,20 +165,4 @@ func (p *publisher) writeSiteFiles(extra []siteFile) error {
 	}
 	p.rep.Bytes = p.offset
 	return nil
-}
-
-// updatesWindow is how many of the latest changes the AWP updates file
-// lists; the whole feed is at /v1/changes.
-const updatesWindow = 1000
-
-// updates is /awp/content/feeds/updates.json (AWP-31..33): the latest
-// changes, has_more when older ones were left out.
-func (p *publisher) updates() []byte {
-	var changes []render.Update
-	for i := max(0, len(p.feed)-updatesWindow); i < len(p.feed); i++ {
-		c := p.feed[i]
-		changes = append(changes, render.Update{Type: c.Type, ID: c.EntryID, At: c.At, Path: "/" + c.Slug + ".md", Title: c.Slug, Seq: c.Seq})
-	}
-	last := p.prevFeed + int64(len(p.feed))
-	return render.AWPUpdates(p.now, changes, last > int64(len(changes)))
 }

@@ -344,28 +344,83 @@ func Sitemaps(s Site, entries []Published, limit int) (index []byte, parts map[s
 	return SitemapIndex(s, names, lastmods), parts
 }
 
-// Update is one change the AWP updates file lists.
+// Update is one change the AWP updates file lists (AWP-32): the entry's
+// name as its title and its markdown's token estimate, both empty for an
+// entry that is gone (its name is no longer published).
 type Update struct {
 	Type, ID, Path, Title string
 	At                    time.Time
 	Seq                   int64
+	Tokens                int
 }
 
-// AWPUpdates is /awp/content/feeds/updates.json (AWP-31 to AWP-33): the
-// latest changes, newest last, with their feed sequence numbers;
-// has_more says older changes exist (the whole feed is the change feed).
-// The registry syncs every minute (delta publications).
-func AWPUpdates(lastSync time.Time, changes []Update, hasMore bool) []byte {
+// AWPUpdatesPath is the AWP updates file (AWP-31); AWPUpdatesPagePath is
+// its numbered page n, which holds the changes numbered (n-1)·size+1 to
+// n·size of the change feed and never changes once published.
+const AWPUpdatesPath = "/awp/content/feeds/updates.json"
+
+// AWPUpdatesPagePath is the path of the updates file's page n.
+func AWPUpdatesPagePath(n int64) string { return fmt.Sprintf("/awp/content/feeds/updates-%d.json", n) }
+
+// AWPUpdates is /awp/content/feeds/updates.json and each of its numbered
+// pages (AWP-31 to AWP-33): changes in feed order, newest last, each with
+// its feed sequence number. next is the page of the changes before these
+// ("" when none is published): has_more is true exactly when there is one
+// to follow. The registry syncs every minute (delta publications).
+func AWPUpdates(lastSync time.Time, changes []Update, next string) []byte {
 	list := make([]any, 0, len(changes))
 	for _, c := range changes {
-		list = append(list, ordered{{"type", c.Type}, {"id", c.ID}, {"timestamp", schemas.FormatTime(c.At)}, {"path", c.Path}, {"title", c.Title}, {"seq", c.Seq}})
+		list = append(list, ordered{{"type", c.Type}, {"id", c.ID}, {"timestamp", schemas.FormatTime(c.At)}, {"path", c.Path},
+			{"title", c.Title}, {"token_count", c.Tokens}, {"seq", c.Seq}})
 	}
-	return indentJSON(ordered{
+	m := ordered{
 		{"version", "1.0"},
 		{"last_sync", schemas.FormatTime(lastSync)},
 		{"sync_interval_seconds", 60},
 		{"changes", list},
-		{"has_more", hasMore},
+		{"has_more", next != ""},
+	}
+	if next != "" {
+		m = append(m, ordered{{"next", next}}...)
+	}
+	return indentJSON(m)
+}
+
+// AWPContentIndex is /awp/content/, the content endpoint of the discovery
+// manifest (AWP-08): the AWP schema reference names the folder but gives
+// it no document, so it answers with an index of what the folder holds
+// and where an entry's own documents are, rather than a dead end.
+func AWPContentIndex(s Site) []byte {
+	return indentJSON(ordered{
+		{"version", "1.0"},
+		{"path", "/awp/content/"},
+		{"description", "What the registry publishes for agents: the content structure, the change log and every entry's documents."},
+		{"children", []any{
+			ordered{{"name", "structure.json"}, {"path", "/awp/content/structure.json"}, {"type", "application/json"},
+				{"description", "The content tree: one section per sector, its listed entries as pages with their token counts."}},
+			ordered{{"name", "feeds/updates.json"}, {"path", AWPUpdatesPath}, {"type", "application/json"},
+				{"description", "The latest changes, newest last; has_more and next lead to the numbered pages of older changes."}},
+		}},
+		{"entries", ordered{{"markdown", s.BaseURL + "/{slug}.md"}, {"json_ld", s.BaseURL + "/{slug}.json"}, {"html", s.BaseURL + "/{slug}"},
+			{"sitemap", s.BaseURL + "/sitemap.xml"}}},
+	})
+}
+
+// AWPAPIIndex is /awp/api/, the api endpoint of the discovery manifest
+// (AWP-08): an index of the callable functions and the REST API they
+// mirror, for the same reason as AWPContentIndex.
+func AWPAPIIndex(s Site) []byte {
+	return indentJSON(ordered{
+		{"version", "1.0"},
+		{"path", "/awp/api/"},
+		{"description", "How agents call the registry: the functions (the MCP tools) and the REST API that mirrors them."},
+		{"children", []any{
+			ordered{{"name", "tools/functions.json"}, {"path", "/awp/api/tools/functions.json"}, {"type", "application/json"},
+				{"description", "Every function with its parameters as JSON Schema and the MCP tool that runs it."}},
+		}},
+		{"rest", ordered{{"openapi", s.APIURL + "/schemas/0.1/openapi.json"}, {"docs", s.BaseURL + "/docs/api"}}},
+		{"mcp", "/awp/mcp/mcp.json"},
+		{"authentication", ordered{{"required", false}}},
 	})
 }
 

@@ -214,6 +214,7 @@ func (c *checker) references() {
 				c.add("/brand/imagery/"+strconv.Itoa(j), "%s is not one of the entry's media", id)
 			}
 		}
+		c.checkFonts(b.Fonts)
 	}
 	primaries := 0
 	for _, d := range e.Domains {

@@ -132,6 +132,9 @@ func TestStaticName(t *testing.T) {
 		{DocRow{Kind: KindSite, Path: "/mcp/server-card", MediaType: "application/json"}, "mcp/server-card.json"},
 		{DocRow{Kind: KindSite, Path: "/docs/api", MediaType: "text/html; charset=utf-8"}, "docs/api/index.html"},
 		{DocRow{Kind: KindSite, Path: "/llms.txt", MediaType: "text/plain; charset=utf-8"}, "llms.txt"},
+		// AWP-08: the AWP folders' own documents are their index files.
+		{DocRow{Kind: KindSite, Path: "/awp/content/", MediaType: "application/json"}, "awp/content/index.json"},
+		{DocRow{Kind: KindSite, Path: "/awp/api/", MediaType: "application/json"}, "awp/api/index.json"},
 	} {
 		if got := StaticName(c.d); got != c.want {
 			t.Errorf("%s %s: %q, want %q", c.d.Kind, c.d.Path, got, c.want)

@@ -12,7 +12,8 @@ import (
 // tree any web server or CDN can serve: each document at its path; a page
 // without an extension as {path}/index.html, a document several languages
 // share a path for (the view) as {path}/{lang}.json, another JSON
-// document without an extension (the server card) as {path}.json. A
+// document without an extension (the server card) as {path}.json, a
+// folder's document (a path ending in /) as its index.json. A
 // document without a path is not served and not written.
 func WriteStatic(pub, dir string) error {
 	docs, err := ReadPublicationDocs(pub)
@@ -49,6 +50,14 @@ func StaticName(d DocRow) string {
 	rel := strings.TrimPrefix(d.Path, "/")
 	if path.Ext(d.Path) != "" {
 		return rel
+	}
+	// A folder's own document (the AWP /awp/content/ and /awp/api/
+	// indexes) is its index file, as web servers serve a folder.
+	if strings.HasSuffix(rel, "/") {
+		if strings.HasPrefix(d.MediaType, "text/html") {
+			return rel + "index.html"
+		}
+		return rel + "index.json"
 	}
 	switch {
 	case strings.HasPrefix(d.MediaType, "text/html"):

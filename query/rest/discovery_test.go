@@ -205,3 +205,67 @@ func TestOperations_HealthAndReady(t *testing.T) {
 	}
 	_ = rest.Config{}
 }
+
+// TestDiscovery_AWPPaths_AWP08: every address the AWP discovery file and
+// the full manifest name answers 200, the endpoints /awp/content/ and
+// /awp/api/ included (their indexes), and so does every child those
+// indexes list: an agent that follows AWP finds no dead end. Templates
+// ({slug}) are left out; the updates file's pages are walked by the
+// pipeline's TestPublish_AWPUpdates_AWP32_AWP33.
+func TestDiscovery_AWPPaths_AWP08(t *testing.T) {
+	ts := newServer(t)
+	hosts := []string{reg.Site.BaseURL, reg.Site.APIURL, reg.Site.MCPURL}
+	var walk func(v any, out map[string]bool)
+	walk = func(v any, out map[string]bool) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, x := range v {
+				walk(x, out)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x, out)
+			}
+		case string:
+			if strings.Contains(v, "{") {
+				return
+			}
+			if strings.HasPrefix(v, "/") {
+				out[v] = true
+				return
+			}
+			for _, h := range hosts {
+				if rest, ok := strings.CutPrefix(v, h); ok && (rest == "" || strings.HasPrefix(rest, "/")) && h != reg.Site.MCPURL {
+					out[rest] = true
+					return
+				}
+			}
+		}
+	}
+	named := map[string]bool{}
+	for _, file := range []string{"/.well-known/agentic-web-protocol.json", "/awp/manifest.json", "/awp/content/", "/awp/api/"} {
+		resp, body := ts.get(t, file)
+		var v any
+		if err := json.Unmarshal(body, &v); resp.StatusCode != 200 || err != nil {
+			t.Fatalf("%s: %d %v", file, resp.StatusCode, err)
+		}
+		walk(v, named)
+	}
+	for _, want := range []string{"/awp/content/", "/awp/api/", "/awp/content/structure.json", "/awp/content/feeds/updates.json", "/awp/api/tools/functions.json"} {
+		if !named[want] {
+			t.Errorf("%s is not named by the AWP files", want)
+		}
+	}
+	for path := range named {
+		if path == "" || path == "/v1" {
+			continue // an API base, not a document (REST-01)
+		}
+		resp, body := ts.get(t, path)
+		// An API operation named without its parameters (the search
+		// capability's url) answers, with a problem naming what it
+		// needs; a document answers 200.
+		if api := strings.HasPrefix(path, "/v1/"); (api && (resp.StatusCode == 404 || resp.StatusCode >= 500)) || (!api && resp.StatusCode != 200) {
+			t.Errorf("%s: %d %.200s", path, resp.StatusCode, body)
+		}
+	}
+}

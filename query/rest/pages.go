@@ -178,8 +178,16 @@ func (s *Server) siteHeaders(c *gin.Context, d *query.Doc) {
 	if hourCached(d.Path) {
 		h["Cache-Control"] = valCacheHour
 	}
+	// VIEW-29: the hosted fonts change only with the engine, and a page
+	// or a brand kit on any origin loads them (fonts need CORS), so they
+	// are cached for 30 days and revalidated by ETag after that.
+	if strings.HasPrefix(d.Path, render.FontsPath) {
+		h["Cache-Control"] = valCacheFont
+	}
 	h["Access-Control-Allow-Origin"] = valAnyOrigin
 }
+
+var valCacheFont = []string{"public, max-age=2592000"}
 
 // preflight answers CORS preflight requests for the read routes: any
 // origin, GET and HEAD, the conditional headers.

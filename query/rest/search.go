@@ -80,12 +80,24 @@ func (s *Server) search(c *gin.Context, rd *query.Read) error {
 	return nil
 }
 
+// offsetPlus gives back the plus of an openAt offset that a URL left
+// unescaped and form decoding turned into a space (REST-20): a space
+// where the offset's sign stands ("…T10:00:00 01:00") can only have been
+// a plus, since a minus survives decoding. Any other space is left for
+// validation to refuse.
+func offsetPlus(s string) string {
+	if n := len(s); n >= 6 && s[n-6] == ' ' && s[n-3] == ':' {
+		return s[:n-6] + "+" + s[n-5:]
+	}
+	return s
+}
+
 // searchInput reads the query string; bad holds the parameters that are
 // not numbers or booleans where they must be. page is 1, or 2 and on
 // with a cursor (the search log's page; a cursor does not say which).
 func searchInput(c *gin.Context) (in schemas.SearchInput, page int, bad []query.Issue) {
 	in = schemas.SearchInput{Query: c.Query("q"), Outcome: c.Query("outcome"), Category: c.Query("category"),
-		Kind: schemas.EntryKind(c.Query("kind")), OpenAt: c.Query("openAt"), Language: c.Query("lang"), Cursor: c.Query("cursor")}
+		Kind: schemas.EntryKind(c.Query("kind")), OpenAt: offsetPlus(c.Query("openAt")), Language: c.Query("lang"), Cursor: c.Query("cursor")}
 	place, postal, country := c.Query("place"), c.Query("postalCode"), c.Query("country")
 	if place != "" || postal != "" || country != "" {
 		in.Near = &schemas.Near{Place: place, PostalCode: postal, Country: strings.ToUpper(country)}

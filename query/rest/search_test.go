@@ -161,3 +161,47 @@ func TestRankingPolicy_SEARCH20(t *testing.T) {
 		}
 	}
 }
+
+// REST-20, SEARCH-33: openAt's offset with its plus unescaped (so the
+// query string turns it into a space) is read as the plus it was, and an
+// instant anywhere in years 0001 to 9999 is answered, never a 500: 1900-01-01
+// was a Monday, when Holzwerk Krause is open at 09:00 in Wuppertal;
+// 0001-01-01T00:00:00Z (the zero time.Time) still filters, and at that
+// hour the joinery is closed.
+func TestSearch_OpenAtPlus_REST20(t *testing.T) {
+	ts := newServer(t)
+	for _, c := range []struct {
+		openAt string // as written into the URL
+		open   bool
+	}{
+		{"1900-01-01T09:00:00+01:00", true},
+		{"1900-01-01T09:00:00%2B01:00", true},
+		{"2026-11-30T09:00:00+01:00", true},
+		{"1900-01-01T09:00:00-09:00", false}, // 19:00 in Wuppertal: closed
+		{"0001-01-01T00:00:00Z", false},
+		{"1969-12-27T12:00:00Z", false},
+		{"9999-12-31T23:59:59+23:59", false},
+	} {
+		resp, body := ts.get(t, "/v1/search?q=Tischler&place=Wuppertal&openAt="+c.openAt)
+		if resp.StatusCode != 200 {
+			t.Errorf("openAt=%s: %d %s", c.openAt, resp.StatusCode, body)
+			continue
+		}
+		var out schemas.SearchOutput
+		if err := json.Unmarshal(body, &out); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, h := range out.Hits {
+			found = found || h.Slug == "holzwerk-krause"
+		}
+		if found != c.open {
+			t.Errorf("openAt=%s: holzwerk-krause among the hits %v, want %v", c.openAt, found, c.open)
+		}
+	}
+	// A space anywhere else is not a plus, and stays refused.
+	resp, body := ts.get(t, "/v1/search?q=Tischler&openAt=2026-11-30+09:00:00%2B01:00")
+	if p := problemOf(t, resp, body); resp.StatusCode != 422 || len(p.Issues) == 0 || p.Issues[0].Field != "openAt" {
+		t.Errorf("a space between date and time: %d %s", resp.StatusCode, body)
+	}
+}

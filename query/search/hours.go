@@ -132,7 +132,11 @@ func dayHours(rules []rule, exc []exception, day int32, dst []span) ([]span, boo
 	if stated {
 		return dst, true
 	}
-	wd := time.Weekday((int64(day) + 4) % 7) // 1970-01-01 was a Thursday
+	// 1970-01-01 was a Thursday. Days before it are negative, and Go's %
+	// keeps the dividend's sign, so the remainder is brought into 0..6:
+	// a negative weekday made the bit shift below panic for every instant
+	// before 1969-12-28 (SEARCH-33).
+	wd := time.Weekday(((int64(day)+4)%7 + 7) % 7)
 	for _, r := range rules {
 		if r.days&(1<<wd) == 0 {
 			continue

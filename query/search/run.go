@@ -35,9 +35,13 @@ type Query struct {
 	Country  string
 	RadiusKm float64 // 0: no limit
 
-	Category      string // a category or sector code
-	Kind          schemas.EntryKind
-	OpenAt        time.Time // zero: any time
+	Category string // a category or sector code
+	Kind     schemas.EntryKind
+	// OpenAt is the instant an entry must be open at when HasOpenAt is
+	// set; a flag rather than the zero time, because 0001-01-01T00:00:00Z
+	// is an instant openAt may name (SEARCH-33).
+	OpenAt        time.Time
+	HasOpenAt     bool
 	AcceptingWork bool
 	VerifiedOnly  bool
 
@@ -176,7 +180,7 @@ func (r *runner) prepare() {
 			r.reqVal |= flagPerson
 		}
 	}
-	if !q.OpenAt.IsZero() {
+	if q.HasOpenAt {
 		r.reqMask, r.reqVal = r.reqMask|flagHours, r.reqVal|flagHours
 	}
 	if q.AcceptingWork {
@@ -660,7 +664,7 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, known
 	if q.AcceptingWork && (f&flagAccepting == 0 || ix.ents[at].capExpires <= r.now) {
 		return
 	}
-	if !q.OpenAt.IsZero() && f&flagHours == 0 {
+	if q.HasOpenAt && f&flagHours == 0 {
 		return
 	}
 	hasPlace := q.Place != nil || q.PlaceName != "" || q.Postal != ""
@@ -712,7 +716,7 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, known
 			return
 		}
 	}
-	if !q.OpenAt.IsZero() && !openAtAny(ix, e, q.OpenAt) {
+	if q.HasOpenAt && !openAtAny(ix, e, q.OpenAt) {
 		return
 	}
 	switch {

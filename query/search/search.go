@@ -145,7 +145,7 @@ func (s *Searcher) Prepare(in schemas.SearchInput, now time.Time) (*Query, error
 		if err != nil {
 			bad.add("openAt", "must be a date and time with its offset, like 2026-12-05T10:00:00+01:00")
 		}
-		q.OpenAt = t
+		q.OpenAt, q.HasOpenAt = t, err == nil
 	}
 	q.AcceptingWork = in.AcceptingWork != nil && *in.AcceptingWork
 	q.VerifiedOnly = in.VerifiedOnly

@@ -1,0 +1,50 @@
+package rest_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestFonts_VIEW29: every font style sheet an entry's brand kit and its
+// page name answers 200 as CSS, cached for 30 days and open to any origin
+// (fonts are fetched with CORS), and so does every file it names, as
+// woff2. Holzwerk Krause names Lora and Source Sans 3.
+func TestFonts_VIEW29(t *testing.T) {
+	ts := newServer(t)
+	_, kit := ts.get(t, "/v1/entries/holzwerk-krause/brand-kit")
+	var sheets []string
+	for _, m := range regexp.MustCompile(`"cssUrl":\s*"([^"]+)"`).FindAllStringSubmatch(string(kit), -1) {
+		sheets = append(sheets, m[1])
+	}
+	_, page := ts.get(t, "/holzwerk-krause")
+	for _, m := range regexp.MustCompile(`<link rel="stylesheet" href="([^"]+)">`).FindAllStringSubmatch(string(page), -1) {
+		sheets = append(sheets, m[1])
+	}
+	if len(sheets) != 4 {
+		t.Fatalf("want Lora and Source Sans 3 from the brand kit and the page, got %v", sheets)
+	}
+	for _, u := range sheets {
+		path := strings.TrimPrefix(u, reg.Site.BaseURL)
+		resp, css := ts.get(t, path)
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/css; charset=utf-8" ||
+			resp.Header.Get("Cache-Control") != "public, max-age=2592000" || resp.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Fatalf("%s: %d %v", path, resp.StatusCode, resp.Header)
+		}
+		files := regexp.MustCompile(`url\(([^)]+)\)`).FindAllStringSubmatch(string(css), -1)
+		if len(files) == 0 {
+			t.Fatalf("%s names no font file", path)
+		}
+		dir := path[:strings.LastIndex(path, "/")+1]
+		for _, f := range files {
+			resp, body := ts.get(t, dir+f[1])
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "font/woff2" || !strings.HasPrefix(string(body), "wOF2") ||
+				resp.Header.Get("Cache-Control") != "public, max-age=2592000" {
+				t.Errorf("%s: %d %q", dir+f[1], resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+		}
+		if resp, _ := ts.get(t, dir+"OFL.txt"); resp.StatusCode != 200 {
+			t.Errorf("%sOFL.txt: %d", dir, resp.StatusCode)
+		}
+	}
+}
