@@ -162,7 +162,7 @@ func (s *Snapshot) Bytes(d publication.DocRow) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.appendAt(make([]byte, 0, d.Length), d.Offset, d.Length)
+	return p.appendAt(make([]byte, 0, d.Length), d.Offset, d.Length, d.Checksum)
 }
 
 // Len is how many documents the snapshot serves.
