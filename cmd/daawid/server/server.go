@@ -52,6 +52,12 @@ func Run(ctx context.Context, cfg Config) error {
 	if _, err := snaps.Refresh(); err != nil {
 		log.Warn("no publication yet; not ready until one appears", "err", err)
 	}
+	if fb := snaps.Fallback(); fb != nil {
+		// Issue 15: a damaged current does not keep the registry down; the
+		// operator learns which publication failed and which one serves.
+		log.Error("the current publication does not verify; serving the newest one that does",
+			"current", fb.Current, "serving", fb.Serving, "err", fb.Reason)
+	}
 	defer snaps.Close()
 	svc := query.NewService(snaps, cfg.Site)
 	reg := newRegistry(svc, snaps)
