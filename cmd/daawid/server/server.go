@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/daawid/registry/query"
@@ -27,7 +28,11 @@ type Config struct {
 	Reports     string // where reports go
 	Counts      string // where read counts go; "" counts nothing
 	NoLimit     bool   // no fair-use limit (benchmarks against a static server)
-	DocCache    int    // bytes of the document cache (D74); 0: none
+	// CrawlerRanges is a JSON file of the address ranges crawler operators
+	// publish (fairuse.ParseRanges): a claimed crawler is believed only
+	// from them (MCP-80); "": no claim is believed.
+	CrawlerRanges string
+	DocCache      int // bytes of the document cache (D74); 0: none
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed.
 	TrustedProxies []string
 	Log            *slog.Logger
@@ -63,7 +68,11 @@ func Run(ctx context.Context, cfg Config) error {
 	reg := newRegistry(svc, snaps)
 	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg), TrustedProxies: cfg.TrustedProxies}
 	if !cfg.NoLimit {
-		rcfg.Limiter = startLimiter(ctx)
+		ranges, err := loadRanges(cfg.CrawlerRanges)
+		if err != nil {
+			return err
+		}
+		rcfg.Limiter = startLimiter(ctx, ranges)
 	}
 	if cfg.Counts != "" {
 		counter, err := counting.Open(counting.Config{Dir: cfg.Counts}, log)
@@ -114,8 +123,9 @@ func Run(ctx context.Context, cfg Config) error {
 // startLimiter is the fair-use limiter (§7.8) and its sweeper: an address
 // is held for its minute and no longer, also when no read comes to turn
 // the minute.
-func startLimiter(ctx context.Context) *fairuse.Limiter {
+func startLimiter(ctx context.Context, ranges fairuse.Ranges) *fairuse.Limiter {
 	lim := fairuse.NewLimiter(300)
+	lim.Ranges = ranges
 	go func() {
 		t := time.NewTicker(15 * time.Second)
 		defer t.Stop()
@@ -129,6 +139,22 @@ func startLimiter(ctx context.Context) *fairuse.Limiter {
 		}
 	}()
 	return lim
+}
+
+// loadRanges reads the crawler ranges file; "" is none.
+func loadRanges(path string) (fairuse.Ranges, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--crawler-ranges: %w", err)
+	}
+	r, err := fairuse.ParseRanges(b)
+	if err != nil {
+		return nil, fmt.Errorf("--crawler-ranges %s: %w", path, err)
+	}
+	return r, nil
 }
 
 // serveUntilDone serves hs on ln until ctx ends (or hs fails), then shuts
