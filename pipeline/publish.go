@@ -419,7 +419,7 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 	for _, d := range docs {
 		out.docs = append(out.docs, publication.DocRow{EntryID: e.ID, Slug: e.Slug, Kind: d.Kind, Lang: d.Lang, Path: d.Path, Offset: off, Length: int64(len(d.Body)),
 			MediaType: d.MediaType, ETag: publication.DocETag(e.ID, e.Record.Revision, d.Kind, d.Lang, p.renderKey), LastModified: modified,
-			Revision: int32(e.Record.Revision), NextChangeAt: row.NextChangeAt})
+			Revision: int32(e.Record.Revision), NextChangeAt: row.NextChangeAt, Checksum: publication.DocChecksum(d.Body)})
 		out.bodies = append(out.bodies, d.Body)
 		off += int64(len(d.Body))
 	}

@@ -156,7 +156,7 @@ func (p *publisher) writeSiteFiles(extra []siteFile) error {
 	for _, f := range append(files, extra...) {
 		sum := sha256.Sum256(f.body)
 		p.docs = append(p.docs, publication.DocRow{Kind: publication.KindSite, Path: f.path, Pack: publication.OwnPack(p.rep.ID), Offset: p.offset, Length: int64(len(f.body)), MediaType: f.media,
-			ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now})
+			ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now, Checksum: publication.DocChecksum(f.body)})
 		if _, err := p.pack.Write(f.body); err != nil {
 			return err
 		}

@@ -55,7 +55,8 @@ type docIndex struct {
 // publishes by (appendDocPath), so a million entries' paths cost nothing.
 type docRec struct {
 	offset, length int64
-	entry          int32 // in ents
+	sum            uint32 // the bytes' checksum (DocRow.Checksum); fits the padding
+	entry          int32  // in ents
 	pack           uint16
 	kind, lang     uint8
 	variant        uint8 // the legal and privacy notices' German or English address
@@ -255,7 +256,7 @@ func (ix *docIndex) add(r *publication.DocRow, chain int32) error {
 		return err
 	}
 	i := int32(len(ix.docs))
-	ix.docs = append(ix.docs, docRec{offset: r.Offset, length: r.Length, entry: at,
+	ix.docs = append(ix.docs, docRec{offset: r.Offset, length: r.Length, sum: r.Checksum, entry: at,
 		pack: uint16(pack), kind: uint8(kind), lang: uint8(lang), variant: pathVariant(r.Kind, r.Path)})
 	e.n++
 	if r.Kind == render.KindMarkdown {
@@ -306,7 +307,7 @@ func (ix *docIndex) rowAt(i int32, path string) publication.DocRow {
 	return publication.DocRow{EntryID: id, Slug: slug, Kind: kind, Lang: lang, Path: path,
 		Pack: ix.packs[d.pack], Offset: d.offset, Length: d.length, MediaType: mediaTypes[kind],
 		ETag: publication.DocETag(id, int(e.revision), kind, lang, ix.keys[e.key]), LastModified: fromMillis(e.lastModified),
-		Revision: e.revision, NextChangeAt: fromMillis(e.next)}
+		Revision: e.revision, NextChangeAt: fromMillis(e.next), Checksum: d.sum}
 }
 
 // langsOf is the languages of a document's entry, default first.
@@ -426,7 +427,8 @@ func (ix *docIndex) entryDoc(at int32, kind, lang string) (int32, bool) {
 func sameRow(a, b *publication.DocRow) bool {
 	return a.EntryID == b.EntryID && a.Slug == b.Slug && a.Kind == b.Kind && a.Lang == b.Lang && a.Path == b.Path &&
 		a.Pack == b.Pack && a.Offset == b.Offset && a.Length == b.Length && a.MediaType == b.MediaType && a.ETag == b.ETag &&
-		a.LastModified.Equal(b.LastModified) && a.Revision == b.Revision && a.NextChangeAt.Equal(b.NextChangeAt)
+		a.LastModified.Equal(b.LastModified) && a.Revision == b.Revision && a.NextChangeAt.Equal(b.NextChangeAt) &&
+		a.Checksum == b.Checksum
 }
 
 // hashTable maps strings kept in the arena to places in ents, by open

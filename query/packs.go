@@ -1,14 +1,16 @@
 package query
 
 import (
-	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"hash/maphash"
-	"io"
 	"os"
 	"syscall"
 
 	"github.com/VictoriaMetrics/fastcache"
+
+	"github.com/daawid/registry/export/publication"
 )
 
 // DefaultDocCacheBytes is the document cache a server keeps unless told
@@ -58,8 +60,12 @@ func packKey(path string, fi os.FileInfo) uint64 {
 
 // appendAt appends n bytes of the pack at off to b: from the document
 // cache when it holds them, else with one read, which the cache then
-// keeps (documents over 64 KB are not cached).
-func (p *pack) appendAt(b []byte, off, n int64) ([]byte, error) {
+// keeps (documents over 64 KB are not cached). Bytes read from the pack
+// are checked against the index's checksum (sum, 0 for none) before they
+// enter the cache or are returned, once per document and not on every
+// hit: a document that fails is a *CorruptError and never served (issue
+// 15). What is in the cache was checked when it went in.
+func (p *pack) appendAt(b []byte, off, n int64, sum uint32) ([]byte, error) {
 	var k [16]byte
 	if p.cache != nil {
 		binary.LittleEndian.PutUint64(k[:8], p.key)
@@ -77,10 +83,36 @@ func (p *pack) appendAt(b []byte, off, n int64) ([]byte, error) {
 	if err != nil {
 		return b[:start], err
 	}
+	if !publication.DocChecksumOK(b[start:], sum) {
+		return b[:start], &CorruptError{Pack: p.f.Name(), Offset: off, Length: n, Want: sum, Got: publication.DocChecksum(b[start:])}
+	}
 	if p.cache != nil {
 		p.cache.Set(k[:], b[start:])
 	}
 	return b, nil
+}
+
+// CorruptError is a document whose bytes in its pack do not match the
+// checksum its index row records: the pack was damaged after it was
+// written (a disk, a copy, a hand). The server answers it 503 and logs
+// it; it never serves the bytes (issue 15). Every publication that links
+// the pack shares the damage, so the error names the pack file.
+type CorruptError struct {
+	Pack      string
+	Offset    int64
+	Length    int64
+	Want, Got uint32
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("document at %s:%d (%d bytes) fails its checksum: CRC-32C %08x, the index says %08x", e.Pack, e.Offset, e.Length, e.Got, e.Want)
+}
+
+// AsCorrupt finds a *CorruptError in err's chain.
+func AsCorrupt(err error) (*CorruptError, bool) {
+	var e *CorruptError
+	ok := errors.As(err, &e)
+	return e, ok
 }
 
 // grow extends b by n bytes.
@@ -100,20 +132,11 @@ func (d *Doc) AppendBody(b []byte) ([]byte, error) {
 	if d.pack == nil {
 		return append(b, d.body...), nil
 	}
-	return d.pack.appendAt(b, d.Offset, d.Length)
+	return d.pack.appendAt(b, d.Offset, d.Length, d.Checksum)
 }
 
 // Bytes reads the document whole.
 func (d *Doc) Bytes() ([]byte, error) { return d.AppendBody(make([]byte, 0, d.Length)) }
-
-// Reader reads the document from its start, for http.ServeContent
-// (ranges, conditional requests).
-func (d *Doc) Reader() io.ReadSeeker {
-	if d.pack == nil {
-		return bytes.NewReader(d.body)
-	}
-	return io.NewSectionReader(d.pack.f, d.Offset, d.Length)
-}
 
 // DocCacheStats is what the document cache has done since the server
 // started, for its metrics.

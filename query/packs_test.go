@@ -2,9 +2,12 @@ package query
 
 import (
 	"bytes"
+	"encoding/binary"
+	"github.com/daawid/registry/export/publication"
 	"os"
 	"path/filepath"
 	"testing"
+	"unsafe"
 
 	"github.com/VictoriaMetrics/fastcache"
 )
@@ -31,7 +34,7 @@ func TestDocCache_D74(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := func(p *pack, off, n int64) ([]byte, error) { return p.appendAt([]byte("prefix:"), off, n) }
+	read := func(p *pack, off, n int64) ([]byte, error) { return p.appendAt([]byte("prefix:"), off, n, 0) }
 	want := func(got []byte, err error, w []byte, what string) {
 		t.Helper()
 		if err != nil || !bytes.Equal(got, append([]byte("prefix:"), w...)) {
@@ -76,5 +79,58 @@ func TestDocCache_D74(t *testing.T) {
 	// A document asked for with another length is not the cached one.
 	if _, err := read(a, 0, 10); err == nil {
 		t.Error("a cached document was cut to another length")
+	}
+}
+
+// The checksum (issue 15) is checked when a document is read from its
+// pack, before the document cache keeps it: a damaged document is a
+// CorruptError and is not cached, so a later read checks it again; a
+// sound one is cached and then served without reading the pack.
+func TestDocCache_ChecksumBeforeCaching(t *testing.T) {
+	dir := t.TempDir()
+	good, bad := []byte("# Holzwerk Krause\n"), []byte("# Holzwerk Krause\n")
+	path := filepath.Join(dir, "p.pack")
+	damaged := append(append([]byte(nil), good...), bad...)
+	damaged[len(good)+3] ^= 0x20
+	if err := os.WriteFile(path, damaged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := fastcache.New(32 << 20)
+	p, err := openPack(path, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.f.Close()
+	sum := publication.DocChecksum(good)
+	n := int64(len(good))
+	if got, err := p.appendAt(nil, 0, n, sum); err != nil || !bytes.Equal(got, good) {
+		t.Fatalf("the sound document: %q, %v", got, err)
+	}
+	for range 2 {
+		got, err := p.appendAt([]byte("prefix:"), n, n, sum)
+		if _, ok := AsCorrupt(err); !ok || string(got) != "prefix:" {
+			t.Fatalf("the damaged document: %q, %v; want a CorruptError and nothing appended", got, err)
+		}
+	}
+	if cache.Has(cacheKey(p.key, n)) {
+		t.Error("the damaged document entered the document cache")
+	}
+	if !cache.Has(cacheKey(p.key, 0)) {
+		t.Error("the sound document was not cached")
+	}
+}
+
+func cacheKey(pack uint64, off int64) []byte {
+	var k [16]byte
+	binary.LittleEndian.PutUint64(k[:8], pack)
+	binary.LittleEndian.PutUint64(k[8:], uint64(off))
+	return k[:]
+}
+
+// TestDocRec_StaysSmall: the checksum fits the document record's padding,
+// so five million documents cost no more memory than before (D71).
+func TestDocRec_StaysSmall(t *testing.T) {
+	if n := unsafe.Sizeof(docRec{}); n != 32 {
+		t.Errorf("a document record is %d bytes, want 32", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/query/search"
 	"github.com/daawid/registry/render"
@@ -49,6 +50,13 @@ func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Ind
 		// Not through the document cache: search records are read once.
 		if _, err := p.f.ReadAt(buf, row.Offset); err != nil && err != io.EOF {
 			return nil, fmt.Errorf("search index: entry %s: %w", id, err)
+		}
+		if !publication.DocChecksumOK(buf, row.Checksum) {
+			// A damaged record leaves the entry out of search rather than the
+			// publication out of service; its documents answer 503 when read
+			// (issue 15).
+			b.Hide(id)
+			continue
 		}
 		var rec schemas.SearchRecord
 		if err := json.Unmarshal(buf, &rec); err != nil {

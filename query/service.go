@@ -37,6 +37,10 @@ func NewService(snaps *Snapshots, site render.Site) *Service {
 	return &Service{snaps: snaps, site: site}
 }
 
+// Fallback reports whether the server serves an older publication
+// because the current one did not verify when it started (issue 15).
+func (s *Service) Fallback() *Fallback { return s.snaps.Fallback() }
+
 // Site is the registry's base URLs and vocabulary.
 func (s *Service) Site() render.Site { return s.site }
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -162,7 +163,7 @@ func (s *Snapshot) Bytes(d publication.DocRow) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.appendAt(make([]byte, 0, d.Length), d.Offset, d.Length)
+	return p.appendAt(make([]byte, 0, d.Length), d.Offset, d.Length, d.Checksum)
 }
 
 // Len is how many documents the snapshot serves.
@@ -206,7 +207,23 @@ type Snapshots struct {
 	cache         atomic.Pointer[fastcache.Cache]
 	cur           atomic.Pointer[Snapshot]
 	mu            sync.Mutex // one refresh at a time
+	// fallback says why the served publication is not current's: set
+	// when the server started on a current that does not verify (issue
+	// 15), cleared when a publication current points at is served.
+	fallback atomic.Pointer[Fallback]
 }
+
+// Fallback is a start on a damaged current: the publication current
+// points at (Current) failed verification (Reason), and the newest
+// publication that verifies (Serving) is served instead, until current
+// points at another publication.
+type Fallback struct {
+	Current, Serving, Reason string
+}
+
+// Fallback reports whether the server serves an older publication because
+// current did not verify when it started; nil: it serves current.
+func (s *Snapshots) Fallback() *Fallback { return s.fallback.Load() }
 
 // OpenSnapshots opens the publication {out}/current points at.
 func OpenSnapshots(out string) (*Snapshots, error) {
@@ -240,6 +257,13 @@ func (s *Snapshots) Acquire() *Snapshot {
 
 // Refresh opens the publication `current` points at if it is not the one
 // served, and swaps to it. It reports whether it swapped.
+//
+// The first publication a server opens is verified against its manifest
+// first (publication.VerifyForServing): a start on a current that does
+// not verify, or does not open, serves the newest publication of the
+// folder that does, and Fallback says so (issue 15). Later swaps are not
+// hashed again: the pipeline has just written and synced them, and their
+// documents are checked by their checksums as they are read.
 func (s *Snapshots) Refresh() (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -251,6 +275,77 @@ func (s *Snapshots) Refresh() (bool, error) {
 	if old := s.cur.Load(); old != nil && old.Dir == dir {
 		return false, nil
 	}
+	if fb := s.fallback.Load(); fb != nil && fb.Current == dir {
+		return false, nil // still the damaged one: keep serving the fallback
+	}
+	if s.cur.Load() == nil {
+		return s.start(dir)
+	}
+	return s.swapTo(dir)
+}
+
+// start opens the first publication: current's when it verifies and
+// opens, else the newest other one that does.
+func (s *Snapshots) start(dir string) (bool, error) {
+	err := s.verifyAndSwap(dir)
+	if err == nil {
+		return true, nil
+	}
+	for _, alt := range s.publicationsNewestFirst(dir) {
+		if s.verifyAndSwap(alt) == nil {
+			s.fallback.Store(&Fallback{Current: dir, Serving: alt, Reason: err.Error()})
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("snapshots: the current publication %s does not verify (%w), and no other publication in %s does", dir, err, s.out)
+}
+
+func (s *Snapshots) verifyAndSwap(dir string) error {
+	if _, err := publication.VerifyForServing(dir); err != nil {
+		return err
+	}
+	_, err := s.swapTo(dir)
+	return err
+}
+
+// publicationsNewestFirst lists the publications of the folder other than
+// skip, newest first by their manifests' creation time (then ID); a
+// directory without a readable manifest is left out, and so is an
+// unfinished one (.tmp).
+func (s *Snapshots) publicationsNewestFirst(skip string) []string {
+	root := filepath.Join(s.out, publication.PublicationsDir)
+	des, err := os.ReadDir(root)
+	if err != nil {
+		return nil
+	}
+	type pub struct{ dir, created, id string }
+	var pubs []pub
+	for _, de := range des {
+		dir := filepath.Join(root, de.Name())
+		if !de.IsDir() || filepath.Ext(de.Name()) == ".tmp" || dir == filepath.Clean(skip) {
+			continue
+		}
+		m, err := publication.ReadManifest(dir)
+		if err != nil {
+			continue
+		}
+		pubs = append(pubs, pub{dir, m.CreatedAt, m.ID})
+	}
+	slices.SortFunc(pubs, func(a, b pub) int {
+		if a.created != b.created {
+			return strings.Compare(b.created, a.created)
+		}
+		return strings.Compare(b.id, a.id)
+	})
+	out := make([]string, len(pubs))
+	for i, p := range pubs {
+		out[i] = p.dir
+	}
+	return out
+}
+
+// swapTo opens a publication and makes it the one served.
+func (s *Snapshots) swapTo(dir string) (bool, error) {
 	prev := s.cur.Load()
 	if prev != nil {
 		prev.refs.Add(1) // held while its full layer is looked at
@@ -264,6 +359,7 @@ func (s *Snapshots) Refresh() (bool, error) {
 		return false, err
 	}
 	sn.refs.Add(1) // the Snapshots' own reference
+	s.fallback.Store(nil)
 	if old := s.cur.Swap(sn); old != nil {
 		old.retired.Store(true)
 		old.Release()

@@ -31,6 +31,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	reports := fs.String("reports", "", "folder for reports made on /{slug}/report (default: OUT/../reports)")
 	counts := fs.String("counts", "", "folder for read counts and the search log (default: OUT/../counts)")
 	noLimit := fs.Bool("no-limit", false, "no fair-use limit (for load benchmarks only)")
+	crawlerRanges := fs.String("crawler-ranges", "", `JSON file of the address ranges crawler operators publish, {"openai": ["CIDR", …], …}: a claimed crawler gets an allowance of its own only from its ranges (MCP-80); none by default`)
 	proxies := fs.String("trusted-proxies", "", "comma-separated CIDRs of the proxies whose X-Forwarded-For is believed (none by default)")
 	logLevel := fs.String("log-level", "info", "debug, info, warn or error (access logs are info)")
 	docCache := fs.Int("doc-cache", query.DefaultDocCacheBytes, "bytes of the document cache: the most read documents kept in memory, outside the Go heap (0: none)")
@@ -58,7 +59,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	parent := filepath.Dir(filepath.Clean(*out))
 	cfg := server.Config{Out: *out, Addr: *addr, MetricsAddr: *metrics, Site: site, Keys: *keysFile,
-		Reports: orDefault(*reports, filepath.Join(parent, "reports")), Counts: orDefault(*counts, filepath.Join(parent, "counts")), NoLimit: *noLimit, Log: log, DocCache: max(0, *docCache)}
+		Reports: orDefault(*reports, filepath.Join(parent, "reports")), Counts: orDefault(*counts, filepath.Join(parent, "counts")), NoLimit: *noLimit, Log: log, DocCache: max(0, *docCache),
+		CrawlerRanges: *crawlerRanges}
 	cfg.Actions = server.ActionsConfig{RunsDB: orDefault(*runsDB, filepath.Join(parent, "runs", "runs.db")),
 		SecretFile: orDefault(*secretFile, filepath.Join(parent, "runs", "secret")), CreateSecret: *secretFile == "",
 		SMTP: *smtpURL, MailFrom: *mailFrom}

@@ -10,6 +10,11 @@
 // gets no new allowance by renaming itself: every unknown name from one
 // address draws on the same "other" allowance.
 //
+// A claimed category is believed only from its operator's published
+// address ranges (Ranges, MCP-80); any other claim counts as the
+// address's own reads ("other"), so no User-Agent raises one address's
+// total.
+//
 // Limiter counts reads by (category, address) in fixed calendar minutes
 // (UTC). An IPv6 address counts by its /64, because one host usually holds
 // a whole /64 and could otherwise step through addresses for new

@@ -43,7 +43,11 @@ type shard struct {
 // minute begins, so memory holds one minute's readers and no more.
 type Limiter struct {
 	perMinute uint32
-	seed      maphash.Seed
+	// Ranges decide which claimed categories are believed (MCP-80); set
+	// them before the first read. Without them every read of an address
+	// shares one allowance.
+	Ranges Ranges
+	seed   maphash.Seed
 	// minute is the latest minute any read was counted in; the read that
 	// moves it forward sweeps every shard of older counters.
 	minute atomic.Int64
@@ -70,16 +74,16 @@ func NewLimiter(perMinute int) *Limiter {
 // retryAfter is the whole seconds until the next minute, rounded up and at
 // least 1; a refused read is counted too, so hammering does not help.
 // addr is reduced with AddrKey here, so callers pass the peer address as
-// they have it. category should come from CategoryOf: a name taken from
-// the request as it stands would let a caller rename itself into a new
-// allowance.
+// they have it. category is the claimed one (CategoryOf); it is counted
+// as such only when the Limiter's Ranges believe it, else as Other, so no
+// User-Agent or Signature-Agent raises one address's total (MCP-80).
 //
 // A read stamped with a minute its shard has already left (a goroutine
 // delayed across the turn of the minute, or a clock stepped back) is
 // counted in the shard's newer minute: that errs toward refusing, and a
 // key never gets more than perMinute reads in the minute being counted.
 func (l *Limiter) Allow(category string, addr netip.Addr, now time.Time) (ok bool, retryAfter int) {
-	k := key{category, AddrKey(addr)}
+	k := key{l.Ranges.Believed(category, addr), AddrKey(addr)}
 	m := unixMinute(now)
 	if seen := l.minute.Load(); m > seen && l.minute.CompareAndSwap(seen, m) {
 		l.sweep(m)

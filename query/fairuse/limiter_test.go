@@ -140,10 +140,12 @@ func TestLimitManyKeysConcurrently_RATE(t *testing.T) {
 }
 
 // TestLimitPerCategoryAndAddress_RATE checks that the allowance belongs to
-// the pair: another category from the same address, or the same category
-// from another address, has its own (§7.8, REST-38).
+// the pair: another believed category from the same address (both
+// operators' published ranges hold it), or the same category from another
+// address, has its own (§7.8, REST-38).
 func TestLimitPerCategoryAndAddress_RATE(t *testing.T) {
 	l := fairuse.NewLimiter(limit)
+	l.Ranges = fairuse.Ranges{"openai": {netip.MustParsePrefix("203.0.113.0/24")}, "anthropic": {netip.MustParsePrefix("203.0.113.0/24")}}
 	ip := netip.MustParseAddr("203.0.113.5")
 	exhaust(t, l, "openai", ip, noon)
 	if ok, _ := l.Allow("openai", ip, noon); ok {

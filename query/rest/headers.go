@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"bytes"
 	"net/http"
 	"strconv"
 	"strings"
@@ -124,35 +125,38 @@ var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b
 // conditional requests go through http.ServeContent, which answers 206,
 // 304 for a matching If-None-Match (REST-34) or an If-Modified-Since not
 // older than Last-Modified, and 412 and 416. The caller has set the
-// validators (docHeaders, siteHeaders).
+// validators (docHeaders, siteHeaders). The bytes are read, and so
+// checked against the index's checksum, before any header is written:
+// a damaged document fails with query.CorruptError, which fail answers
+// 503, and HEAD and conditional requests are no way around it (issue 15).
 func serveDoc(c *gin.Context, d *query.Doc) error {
 	r := c.Request
 	h := c.Writer.Header()
-	h["Content-Type"] = mediaValue(d.MediaType)
-	if conditional(r.Header) {
-		http.ServeContent(c.Writer, r, "", d.LastModified, d.Reader())
-		return nil
-	}
-	h["Accept-Ranges"] = valAcceptRanges
-	if r.Method == http.MethodHead {
-		h["Content-Length"] = []string{strconv.FormatInt(d.Length, 10)}
-		c.Writer.WriteHeader(http.StatusOK)
-		c.Writer.WriteHeaderNow()
-		return nil
-	}
 	bp := bodies.Get().(*[]byte)
 	b, err := d.AppendBody((*bp)[:0])
 	if err != nil {
 		bodies.Put(bp)
 		return err
 	}
+	defer func() {
+		if cap(b) <= 1<<20 { // a rare large document does not stay in the pool
+			*bp = b[:0]
+			bodies.Put(bp)
+		}
+	}()
+	h["Content-Type"] = mediaValue(d.MediaType)
+	if conditional(r.Header) {
+		http.ServeContent(c.Writer, r, "", d.LastModified, bytes.NewReader(b))
+		return nil
+	}
+	h["Accept-Ranges"] = valAcceptRanges
 	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	c.Writer.WriteHeader(http.StatusOK)
-	c.Writer.Write(b)
-	if cap(b) <= 1<<20 { // a rare large document does not stay in the pool
-		*bp = b
-		bodies.Put(bp)
+	if r.Method == http.MethodHead {
+		c.Writer.WriteHeaderNow()
+		return nil
 	}
+	c.Writer.Write(b)
 	return nil
 }
 

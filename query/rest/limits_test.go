@@ -2,12 +2,14 @@ package rest_test
 
 import (
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/daawid/registry/query/fairuse"
 	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/query/rest"
 )
@@ -16,10 +18,17 @@ import (
 // exactly 300 reads of one category pass in a minute, the 301st and the
 // rest answer rate_limited with Retry-After to the next minute, another
 // category is unaffected, renaming gives no new allowance, and the next
-// minute reads again. An IPv6 /64 counts as one address.
+// minute reads again. An IPv6 /64 counts as one address. The reader's
+// category is believed because the address is in its operator's
+// published ranges (MCP-80).
 func TestFairUse_Section78_Exact(t *testing.T) {
 	var trusted []string
-	ts := newServer(t, func(c *rest.Config) { trusted = []string{"127.0.0.1/32", "::1/128"}; c.TrustedProxies = trusted })
+	ts := newServer(t, func(c *rest.Config) {
+		trusted = []string{"127.0.0.1/32", "::1/128"}
+		c.TrustedProxies = trusted
+		c.Limiter = fairuse.NewLimiter(300)
+		c.Limiter.Ranges = fairuse.Ranges{"openai": {netip.MustParsePrefix("2001:db8:1::/48")}}
+	})
 	ts.Now = time.Date(2026, 11, 29, 12, 0, 17, 0, time.UTC)
 	var ok, limited atomic.Int64
 	var wg sync.WaitGroup
@@ -125,5 +134,30 @@ func TestCounting_REST38_REST39(t *testing.T) {
 	}
 	if got["openai"] != 2 || got["other"] != 2 || len(got) != 2 {
 		t.Errorf("counts %v, want openai 2 and other 2", got)
+	}
+}
+
+// TestFairUse_15ClaimedAgentsFromOneAddress_MCP80: through the server, one
+// address that claims 15 crawlers in turn (none of them from its
+// operator's ranges) gets one allowance in total: of 15 × 21 reads, 300
+// pass and the rest are rate_limited, whatever User-Agent each one names.
+func TestFairUse_15ClaimedAgentsFromOneAddress_MCP80(t *testing.T) {
+	ts := newServer(t)
+	agents := []string{"GPTBot/1.2", "ClaudeBot/1.0", "Googlebot/2.1", "bingbot/2.0", "PerplexityBot/1.0", "Applebot/0.1",
+		"Amazonbot/0.1", "Bytespider", "CCBot/2.0", "DuckAssistBot/1.2", "meta-externalagent/1.1", "MistralAI-User/1.0",
+		"cohere-ai", "YouBot/1.0", testserver.UABrowser}
+	pass := 0
+	for range 21 {
+		for _, ua := range agents {
+			resp, _ := ts.get(t, "/v1/entries/"+hkID, "User-Agent: "+ua)
+			if resp.StatusCode == http.StatusOK {
+				pass++
+			} else if resp.StatusCode != http.StatusTooManyRequests {
+				t.Fatalf("%s: status %d", ua, resp.StatusCode)
+			}
+		}
+	}
+	if pass != 300 {
+		t.Errorf("15 claimed user agents from one address read %d times in a minute, want 300 (one allowance)", pass)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/netip"
+	"path/filepath"
 	"strings"
 
 	"github.com/daawid/registry/schemas"
@@ -234,7 +235,10 @@ func (s *Server) healthz(c *gin.Context) {
 	c.String(http.StatusOK, "ok\n")
 }
 
-// readyz is ready only with a publication loaded.
+// readyz is ready only with a publication loaded. A server that started
+// on a current publication that does not verify is ready with the newest
+// one that does, and says so on a second line (issue 15), so a probe
+// stays green while an operator sees what to repair.
 func (s *Server) readyz(c *gin.Context) {
 	c.Header("Cache-Control", "no-store")
 	rd, err := s.svc.Begin(s.cfg.Now())
@@ -243,5 +247,10 @@ func (s *Server) readyz(c *gin.Context) {
 		return
 	}
 	defer rd.End()
-	c.String(http.StatusOK, "ready: publication %s\n", rd.Publication().ID)
+	msg := fmt.Sprintf("ready: publication %s\n", rd.Publication().ID)
+	if fb := s.svc.Fallback(); fb != nil {
+		msg += fmt.Sprintf("fallback: the current publication %s does not verify (%s); serving %s, the newest that does\n",
+			filepath.Base(fb.Current), fb.Reason, rd.Publication().ID)
+	}
+	c.String(http.StatusOK, "%s", msg)
 }

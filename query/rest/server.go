@@ -213,12 +213,21 @@ func (s *Server) wrap(h handler) gin.HandlerFunc {
 
 func (s *Server) fail(c *gin.Context, err error) {
 	var qe *query.Error
-	if !errors.As(err, &qe) {
+	internal := false
+	if ce, ok := query.AsCorrupt(err); ok {
+		// A document that fails its checksum is unavailable, not an
+		// error of the request: 503, logged with where the damage is, and
+		// never served (issue 15).
+		s.log.Error("document fails its checksum", "path", c.Request.URL.Path, "pack", ce.Pack, "offset", ce.Offset,
+			"err", err, "trace", c.Writer.Header().Get("X-Trace-Id"))
+		qe = &query.Error{Code: query.CodeUnavailable, Message: "this document cannot be served at the moment; try again later", RetryAfterSeconds: 60}
+	} else if !errors.As(err, &qe) {
 		s.log.Error("request failed", "path", c.Request.URL.Path, "err", err, "trace", c.Writer.Header().Get("X-Trace-Id"))
 		qe = &query.Error{Code: query.CodeUnavailable, Message: "the server could not answer this request; try again"}
+		internal = true
 	}
 	p := s.problemOf(qe)
-	if qe.Code == query.CodeUnavailable && !errors.As(err, new(*query.Error)) {
+	if internal {
 		p.Status = http.StatusInternalServerError
 	}
 	if strings.HasPrefix(c.Request.URL.Path, "/v1/") {

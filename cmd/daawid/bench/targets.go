@@ -274,7 +274,8 @@ func (s *serverProc) publication() (string, error) {
 	if resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("/readyz: %s", resp.Status)
 	}
-	_, id, ok := strings.Cut(strings.TrimSpace(string(body)), "publication ")
+	first, _, _ := strings.Cut(string(body), "\n") // a second line may say the server fell back
+	_, id, ok := strings.Cut(strings.TrimSpace(first), "publication ")
 	if !ok {
 		return "", fmt.Errorf("/readyz: %q", body)
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/daawid/registry/query"
@@ -27,7 +28,11 @@ type Config struct {
 	Reports     string // where reports go
 	Counts      string // where read counts go; "" counts nothing
 	NoLimit     bool   // no fair-use limit (benchmarks against a static server)
-	DocCache    int    // bytes of the document cache (D74); 0: none
+	// CrawlerRanges is a JSON file of the address ranges crawler operators
+	// publish (fairuse.ParseRanges): a claimed crawler is believed only
+	// from them (MCP-80); "": no claim is believed.
+	CrawlerRanges string
+	DocCache      int // bytes of the document cache (D74); 0: none
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed.
 	TrustedProxies []string
 	Log            *slog.Logger
@@ -52,12 +57,22 @@ func Run(ctx context.Context, cfg Config) error {
 	if _, err := snaps.Refresh(); err != nil {
 		log.Warn("no publication yet; not ready until one appears", "err", err)
 	}
+	if fb := snaps.Fallback(); fb != nil {
+		// Issue 15: a damaged current does not keep the registry down; the
+		// operator learns which publication failed and which one serves.
+		log.Error("the current publication does not verify; serving the newest one that does",
+			"current", fb.Current, "serving", fb.Serving, "err", fb.Reason)
+	}
 	defer snaps.Close()
 	svc := query.NewService(snaps, cfg.Site)
 	reg := newRegistry(svc, snaps)
 	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg), TrustedProxies: cfg.TrustedProxies}
 	if !cfg.NoLimit {
-		rcfg.Limiter = startLimiter(ctx)
+		ranges, err := loadRanges(cfg.CrawlerRanges)
+		if err != nil {
+			return err
+		}
+		rcfg.Limiter = startLimiter(ctx, ranges)
 	}
 	if cfg.Counts != "" {
 		counter, err := counting.Open(counting.Config{Dir: cfg.Counts}, log)
@@ -108,8 +123,9 @@ func Run(ctx context.Context, cfg Config) error {
 // startLimiter is the fair-use limiter (§7.8) and its sweeper: an address
 // is held for its minute and no longer, also when no read comes to turn
 // the minute.
-func startLimiter(ctx context.Context) *fairuse.Limiter {
+func startLimiter(ctx context.Context, ranges fairuse.Ranges) *fairuse.Limiter {
 	lim := fairuse.NewLimiter(300)
+	lim.Ranges = ranges
 	go func() {
 		t := time.NewTicker(15 * time.Second)
 		defer t.Stop()
@@ -123,6 +139,22 @@ func startLimiter(ctx context.Context) *fairuse.Limiter {
 		}
 	}()
 	return lim
+}
+
+// loadRanges reads the crawler ranges file; "" is none.
+func loadRanges(path string) (fairuse.Ranges, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--crawler-ranges: %w", err)
+	}
+	r, err := fairuse.ParseRanges(b)
+	if err != nil {
+		return nil, fmt.Errorf("--crawler-ranges %s: %w", path, err)
+	}
+	return r, nil
 }
 
 // serveUntilDone serves hs on ln until ctx ends (or hs fails), then shuts
