@@ -15,7 +15,7 @@ const RankingPolicyPath = "/docs/ranking"
 // invalid_input naming each field.
 func (r *Read) Search(in schemas.SearchInput) (schemas.SearchOutput, error) {
 	site := r.svc.site
-	out, err := r.sn.search.Search(in, r.now, search.Options{BaseURL: site.BaseURL, RankingPolicy: site.BaseURL + RankingPolicyPath})
+	out, err := r.sn.search.Search(in, r.now, search.Options{BaseURL: site.BaseURL, APIURL: site.APIURL, RankingPolicy: site.BaseURL + RankingPolicyPath})
 	var bad *search.InputError
 	if errors.As(err, &bad) {
 		return out, InvalidInput(bad.Issues)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/daawid/registry/query/search"
 	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/taxonomy"
 )
 
 // TestText_MCP61: search's text answer is a numbered list of the hits, each
@@ -34,6 +35,20 @@ func TestText_MCP61(t *testing.T) {
 			t.Errorf("hit %d (%s) is not in the list:\n%s", i+1, h.Slug, text)
 		}
 	}
+	// Each hit names the documents an agent reads next, its town and its
+	// categories by name (issue 15).
+	for _, h := range out.Hits {
+		for _, want := range []string{"markdown " + h.MarkdownURL, "JSON-LD " + h.JSONLDURL, "API " + h.APIURL, h.Locality} {
+			if want == "" || !strings.Contains(text, want) {
+				t.Errorf("hit %s: the text lacks %q:\n%s", h.Slug, want, text)
+			}
+		}
+		for _, name := range h.CategoryNames {
+			if !strings.Contains(text, name) {
+				t.Errorf("hit %s: the text lacks its category %q:\n%s", h.Slug, name, text)
+			}
+		}
+	}
 	if !strings.Contains(text, "cursor "+out.NextCursor) || !strings.Contains(text, out.RankingPolicy) {
 		t.Errorf("no cursor or policy:\n%s", text)
 	}
@@ -42,6 +57,41 @@ func TestText_MCP61(t *testing.T) {
 	for _, l := range strings.Split(string(search.Text(&all)), "\n") {
 		if strings.HasPrefix(l, "</script>") || strings.HasPrefix(l, "# ") || strings.HasPrefix(l, "---") {
 			t.Errorf("a hit's text broke the list: %q", l)
+		}
+	}
+}
+
+// TestHit_Links: every hit carries the links an agent follows next (its
+// markdown and JSON-LD documents beside its page, and its view on the
+// REST mirror) and its categories by name in the query's language, in
+// the order of their codes (issue 15, SEARCH-13).
+func TestHit_Links(t *testing.T) {
+	s := searcher(t, fixtureEntries())
+	for _, lang := range []string{"", "de"} {
+		out, err := s.Search(schemas.SearchInput{Query: "Tischlerei", Near: &schemas.Near{Place: "Wuppertal"}, Language: lang, Limit: 5}, monday, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Hits) == 0 {
+			t.Fatal("no hits")
+		}
+		for _, h := range out.Hits {
+			if h.URL != opts.BaseURL+"/"+h.Slug || h.MarkdownURL != h.URL+".md" || h.JSONLDURL != h.URL+".json" ||
+				h.APIURL != opts.APIURL+"/v1/entries/"+h.ID {
+				t.Errorf("%s: links %q %q %q %q", h.Slug, h.URL, h.MarkdownURL, h.JSONLDURL, h.APIURL)
+			}
+			if len(h.CategoryNames) != len(h.Categories) {
+				t.Fatalf("%s: %d category names for %d categories", h.Slug, len(h.CategoryNames), len(h.Categories))
+			}
+			want := lang
+			if want == "" {
+				want = "en"
+			}
+			for i, code := range h.Categories {
+				if name := taxonomy.Default().Label(code, want); h.CategoryNames[i] != name || name == code {
+					t.Errorf("%s (lang %q): category %s named %q, want %q", h.Slug, lang, code, h.CategoryNames[i], name)
+				}
+			}
 		}
 	}
 }
