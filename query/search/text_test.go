@@ -95,3 +95,48 @@ func TestHit_Links(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowse_Facets: the categories and towns listed for browsing are
+// those of the entries search finds, counted once per entry, the most
+// entries first; a town's list has only its entries' categories, and a
+// category listed there is one a search by its name in that town finds
+// (issue 15).
+func TestBrowse_Facets(t *testing.T) {
+	s := searcher(t, fixtureEntries())
+	all := s.Browse("", "", "en")
+	if len(all.Categories) == 0 || len(all.Towns) == 0 {
+		t.Fatalf("nothing to browse: %+v", all)
+	}
+	for _, list := range [][]search.Facet{all.Categories, all.Towns} {
+		for i := 1; i < len(list); i++ {
+			if list[i-1].Entries < list[i].Entries {
+				t.Errorf("not the most entries first: %+v before %+v", list[i-1], list[i])
+			}
+		}
+	}
+	var wuppertal *search.Facet
+	for i, f := range all.Towns {
+		if f.Name == "Wuppertal" && f.Country == "DE" {
+			wuppertal = &all.Towns[i]
+		}
+	}
+	if wuppertal == nil {
+		t.Fatalf("Wuppertal is not listed: %+v", all.Towns)
+	}
+	in := s.Browse("Wuppertal", "DE", "de")
+	if len(in.Categories) == 0 || len(in.Categories) >= len(all.Categories) {
+		t.Fatalf("Wuppertal's categories %d of %d", len(in.Categories), len(all.Categories))
+	}
+	for _, c := range in.Categories {
+		if c.Name == c.Code || c.Name != taxonomy.Default().Label(c.Code, "de") {
+			t.Errorf("category %s named %q", c.Code, c.Name)
+		}
+		out, err := s.Search(schemas.SearchInput{Query: c.Name, Category: c.Code, Near: &schemas.Near{Place: "Wuppertal"}, Language: "de", Limit: 20}, monday, opts)
+		if err != nil || len(out.Hits) == 0 {
+			t.Errorf("a search for %q (%s) in Wuppertal finds nothing (%v)", c.Name, c.Code, err)
+		}
+	}
+	if none := s.Browse("Nowhere-on-Earth", "", "en"); len(none.Categories) != 0 {
+		t.Errorf("a town without entries lists categories: %+v", none.Categories)
+	}
+}
