@@ -32,7 +32,14 @@ type Facet struct {
 type Facets struct {
 	Categories []Facet
 	Towns      []Facet
+	// Uncategorized are the entries counted that have no category of the
+	// taxonomy, which no category search finds (at most maxUncategorized,
+	// by name; Code is the slug): a town's page lists them by name.
+	Uncategorized []Facet
 }
+
+// maxUncategorized is how many entries without a category Browse lists.
+const maxUncategorized = 50
 
 // Browse lists the categories and towns of the entries search can find
 // (every listed entry but the suspended ones, a later layer's entry in
@@ -41,6 +48,7 @@ type Facets struct {
 // lists its categories. Categories are named in lang (English when the
 // taxonomy has no name in it).
 func (s *Searcher) Browse(town, country, lang string) Facets {
+	var out Facets
 	cats := map[uint16]int{}
 	type townKey struct{ folded, country string }
 	towns := map[townKey]*Facet{}
@@ -82,9 +90,11 @@ func (s *Searcher) Browse(town, country, lang string) Facets {
 			for _, c := range ix.cats[e.cats : e.cats+uint32(e.ncats)] {
 				cats[c]++
 			}
+			if e.ncats == 0 && e.ntexts > 0 {
+				out.Uncategorized = append(out.Uncategorized, Facet{Code: ix.str(e.slug), Name: ix.str(ix.texts[e.texts].name), Entries: 1})
+			}
 		}
 	}
-	var out Facets
 	cw := loadCategories()
 	tx := taxonomy.Default()
 	for c, n := range cats {
@@ -98,6 +108,8 @@ func (s *Searcher) Browse(town, country, lang string) Facets {
 	}
 	slices.SortFunc(out.Categories, byCount)
 	slices.SortFunc(out.Towns, byCount)
+	slices.SortFunc(out.Uncategorized, byCount)
+	out.Uncategorized = out.Uncategorized[:min(len(out.Uncategorized), maxUncategorized)]
 	return out
 }
 
