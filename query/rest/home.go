@@ -27,7 +27,7 @@ const homeFacets = 12
 // peopleCSS is the style of the landing and search pages, after formCSS:
 // the search form in one row that wraps on a phone, hits as a list, and
 // long words (addresses, names) broken rather than widening the page.
-const peopleCSS = `{{define "peoplecss"}}main{overflow-wrap:anywhere}
+const peopleCSS = `{{define "peoplecss"}}main{overflow-wrap:break-word}
 form.search{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:1rem 0}
 form.search label{margin:0;flex:1 1 12rem}
 form.search button{margin:0;flex:0 0 auto}
