@@ -72,7 +72,7 @@ func newServer(svc *query.Service, opt Options) (*sdk.Server, *tools) {
 	caps := &sdk.ServerCapabilities{}
 	caps.AddExtension(uiExtension, map[string]any{"mimeTypes": []string{uiMIME}})
 	s := sdk.NewServer(serverInfo,
-		&sdk.ServerOptions{SetCacheable: cacheable, Capabilities: caps})
+		&sdk.ServerOptions{SetCacheable: cacheable, Capabilities: caps, Instructions: instructions(svc.Site())})
 	addUI(s)
 	t := &tools{svc: svc, opt: opt}
 	handlers := map[string]sdk.ToolHandler{
