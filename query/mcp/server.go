@@ -177,11 +177,16 @@ func (t *tools) read(ctx context.Context, fn func(rd *query.Read) (*sdk.CallTool
 	return res, nil
 }
 
-// args decodes a call's arguments; a wrong shape is invalid_input.
+// args decodes a call's arguments; a wrong shape, or an argument the
+// tool does not define (MCP-32, unknown.go), is invalid_input naming the
+// field.
 func args(req *sdk.CallToolRequest, v any) error {
 	raw := req.Params.Arguments
 	if len(raw) == 0 {
 		raw = []byte("{}")
+	}
+	if issues := unknownArguments(req.Params.Name, raw); len(issues) > 0 {
+		return query.InvalidInput(issues)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return query.InvalidInput([]query.Issue{{Field: "arguments", Message: err.Error()}})
