@@ -53,7 +53,7 @@ type SearchHit struct {
 	// Locality is the town of the entry's primary location.
 	Locality string `json:"locality,omitempty"`
 	// MarkdownURL, JSONLDURL and APIURL are where an agent reads the
-	// entry next (issue 15, D83): its markdown document (/{slug}.md),
+	// entry next (issue 15): its markdown document (/{slug}.md),
 	// its JSON-LD document (/{slug}.json) and its view on the REST
 	// mirror (/v1/entries/{id}).
 	MarkdownURL         string            `json:"markdownUrl"`

@@ -136,6 +136,19 @@ func TestBrowse_Facets(t *testing.T) {
 			t.Errorf("a search for %q (%s) in Wuppertal finds nothing (%v)", c.Name, c.Code, err)
 		}
 	}
+	// Counted entries without a category of the taxonomy are listed by
+	// name, since no category search finds them.
+	for _, f := range all.Uncategorized {
+		out, err := s.Search(schemas.SearchInput{Query: f.Name, Limit: 20}, monday, opts)
+		if err != nil || f.Code == "" || f.Name == "" {
+			t.Fatalf("uncategorized %+v: %v", f, err)
+		}
+		for _, h := range out.Hits {
+			if h.Slug == f.Code && len(h.Categories) != 0 {
+				t.Errorf("%s is listed without a category but has %v", f.Code, h.Categories)
+			}
+		}
+	}
 	if none := s.Browse("Nowhere-on-Earth", "", "en"); len(none.Categories) != 0 {
 		t.Errorf("a town without entries lists categories: %+v", none.Categories)
 	}
