@@ -168,8 +168,9 @@ func (r *Read) Entry(in EntryInput) (*EntryAnswer, error) {
 }
 
 // Card is the entry's card in the answer's language, as the publication
-// made it (schemas.EntryCard, §7.7), or nil when the publication has none
-// (an entry the server re-issued itself, D66).
+// made it (schemas.EntryCard, §7.7), or nil when it has none. An entry
+// the time guard re-issued (D66) has its card too: the stand-in renders
+// every row of render.Table, the card's included (MCP-67).
 func (a *EntryAnswer) Card() (json.RawMessage, error) {
 	_, b, err := a.r.entryDocBytes(a.Entry.ID, render.KindCard, a.Language)
 	if err != nil {

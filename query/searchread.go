@@ -15,7 +15,7 @@ const RankingPolicyPath = "/docs/ranking"
 // invalid_input naming each field.
 func (r *Read) Search(in schemas.SearchInput) (schemas.SearchOutput, error) {
 	site := r.svc.site
-	out, err := r.sn.search.Search(in, r.now, search.Options{BaseURL: site.BaseURL, RankingPolicy: site.BaseURL + RankingPolicyPath})
+	out, err := r.sn.search.Search(in, r.now, search.Options{BaseURL: site.BaseURL, APIURL: site.APIURL, RankingPolicy: site.BaseURL + RankingPolicyPath})
 	var bad *search.InputError
 	if errors.As(err, &bad) {
 		return out, InvalidInput(bad.Issues)
@@ -25,3 +25,11 @@ func (r *Read) Search(in schemas.SearchInput) (schemas.SearchOutput, error) {
 
 // SearchText is a search answer as text: a numbered list (§7.4).
 func SearchText(out *schemas.SearchOutput) []byte { return search.Text(out) }
+
+// Browse lists the categories and towns of the entries search finds,
+// from the publication's search index (issue 15: the landing page for
+// people browses by category and town). With town, only the categories
+// of the entries located there; lang names the categories.
+func (r *Read) Browse(town, country, lang string) search.Facets {
+	return r.sn.search.Browse(town, country, lang)
+}

@@ -70,7 +70,8 @@ var apiDocsPage = template.Must(template.New("api").Parse(`<!doctype html>
 <title>Daawid REST API</title>
 <link rel="alternate" type="application/vnd.oai.openapi+json" href="{{.Base}}/schemas/0.1/openapi.json">
 <style>
-body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:52rem;margin:0 auto;padding:1rem;color:#1b1b1b}
+body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:52rem;margin:0 auto;padding:1rem;color:#1b1b1b;overflow-wrap:break-word}
+.scroll{overflow-x:auto}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.95em}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:.25rem .5rem;border-bottom:1px solid #ddd}
 section{margin-top:2rem}
@@ -86,19 +87,19 @@ section{margin-top:2rem}
 <h2><code>{{.Method}} {{.Path}}</code></h2>
 <p>{{.Summary}}{{if .Tool}} (MCP: <code>{{.Tool}}</code>){{end}}.{{if .Buyer}} Needs a buyer key, sent as <code>Authorization: Bearer dwk_…</code>.{{end}}</p>
 <p>{{.Description}}</p>
-{{if .Params}}<table>
+{{if .Params}}<div class="scroll"><table>
 <thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Meaning</th></tr></thead>
 <tbody>{{range .Params}}
 <tr><td><code>{{.Name}}</code></td><td>{{.In}}</td><td>{{.Type}}</td><td>{{.Description}}</td></tr>{{end}}
 </tbody>
-</table>{{end}}
+</table></div>{{end}}
 {{range .Kinds}}<h3>The body of <code>{{.Tool}}</code></h3>
-<table>
+<div class="scroll"><table>
 <thead><tr><th>Field</th><th></th><th>Type</th><th>Meaning</th></tr></thead>
 <tbody>{{range .Fields}}
 <tr><td><code>{{.Name}}</code></td><td>{{.In}}</td><td>{{.Type}}</td><td>{{.Description}}</td></tr>{{end}}
 </tbody>
-</table>
+</table></div>
 {{end}}<p>Cache-Control: <code>{{.Cache}}</code>. Errors: {{.Errors}}.</p>
 </section>
 {{end}}<section id="errors">

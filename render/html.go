@@ -194,7 +194,7 @@ func FontCSSURL(s Site, family string) string {
 
 const baseCSS = `:root{--primary:#1f3a5f;--on-primary:#ffffff;--accent:#b5651d;--surface:#fbfaf7;--text:#1c1f24;--radius:6px;--heading-font:Georgia,"Times New Roman",serif;--body-font:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 *{box-sizing:border-box}
-body{margin:0;background:var(--surface);color:var(--text);font:1rem/1.6 var(--body-font)}
+body{margin:0;background:var(--surface);color:var(--text);font:1rem/1.6 var(--body-font);overflow-wrap:break-word}
 header.site{background:var(--primary);padding:.6rem 1.2rem}
 header.site a{color:var(--on-primary);font-weight:600;text-decoration:none}
 main{max-width:48rem;margin:0 auto;padding:1.5rem 1.2rem 3rem}
@@ -205,6 +205,7 @@ h3{font-size:1.1rem;margin:1.2rem 0 .4rem}
 .summary{font-size:1.15rem}
 .framing{font-size:.9rem;padding:.6rem .8rem;border-left:4px solid var(--accent);background:rgba(0,0,0,.04);border-radius:var(--radius)}
 ul{padding-left:1.2rem}
+.scroll{overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:.95rem}
 th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid rgba(0,0,0,.15);vertical-align:top}
 code{font-size:.85em;background:rgba(0,0,0,.06);padding:.05rem .25rem;border-radius:3px;overflow-wrap:anywhere}
@@ -400,7 +401,9 @@ func (w *htmlWriter) block(bl block) {
 		}
 		w.raw("</ul>\n")
 	case blockTable:
-		w.raw("<table>\n<thead><tr>")
+		// A table wider than a phone scrolls in its own box, not the
+		// page (issue 15: every page readable at 390 px).
+		w.raw("<div class=\"scroll\"><table>\n<thead><tr>")
 		for _, h := range bl.header {
 			w.raw("<th scope=\"col\">")
 			w.text(h)
@@ -416,7 +419,7 @@ func (w *htmlWriter) block(bl block) {
 			}
 			w.raw("</tr>\n")
 		}
-		w.raw("</tbody>\n</table>\n")
+		w.raw("</tbody>\n</table></div>\n")
 	}
 }
 

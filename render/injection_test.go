@@ -125,6 +125,7 @@ var allowedElements = map[string]bool{
 	"body": true, "header": true, "main": true, "article": true, "section": true, "footer": true, "nav": true,
 	"h1": true, "h2": true, "h3": true, "p": true, "ul": true, "li": true, "table": true, "thead": true,
 	"tbody": true, "tr": true, "th": true, "td": true, "code": true, "strong": true, "br": true, "a": true,
+	"div": true, // the box a table scrolls in on a phone (issue 15)
 }
 
 var allowedAttrs = map[string]bool{

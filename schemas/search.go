@@ -39,14 +39,26 @@ type Near struct {
 
 // SearchHit is one entry found (SEARCH-13).
 type SearchHit struct {
-	ID                  string            `json:"id"`
-	Kind                EntryKind         `json:"kind"`
-	Slug                string            `json:"slug"`
-	URL                 string            `json:"url"`
-	DisplayName         string            `json:"displayName"`
-	Summary             string            `json:"summary"`
-	Categories          []string          `json:"categories"`
-	Locality            string            `json:"locality,omitempty"`
+	ID          string    `json:"id"`
+	Kind        EntryKind `json:"kind"`
+	Slug        string    `json:"slug"`
+	URL         string    `json:"url"`
+	DisplayName string    `json:"displayName"`
+	Summary     string    `json:"summary"`
+	Categories  []string  `json:"categories"`
+	// CategoryNames are the categories' names in the query's language
+	// (English when the taxonomy has none in it), in the order of
+	// Categories: what a person is shown (issue 15).
+	CategoryNames []string `json:"categoryNames"`
+	// Locality is the town of the entry's primary location.
+	Locality string `json:"locality,omitempty"`
+	// MarkdownURL, JSONLDURL and APIURL are where an agent reads the
+	// entry next (issue 15): its markdown document (/{slug}.md),
+	// its JSON-LD document (/{slug}.json) and its view on the REST
+	// mirror (/v1/entries/{id}).
+	MarkdownURL         string            `json:"markdownUrl"`
+	JSONLDURL           string            `json:"jsonLdUrl"`
+	APIURL              string            `json:"apiUrl"`
 	DistanceKm          *float64          `json:"distanceKm,omitempty" jsonschema:"minimum=0"`
 	ServesQueryLocation *bool             `json:"servesQueryLocation,omitempty"`
 	Status              EntryStatus       `json:"status"`

@@ -114,7 +114,14 @@ func TestMCP_ReadTools(t *testing.T) {
 			var out schemas.SearchOutput
 			b, _ := json.Marshal(res.StructuredContent)
 			if err := json.Unmarshal(b, &out); err != nil || len(out.Hits) == 0 || out.Hits[0].Slug != "holzwerk-krause" {
-				t.Errorf("search structuredContent: %s", b)
+				t.Fatalf("search structuredContent: %s", b)
+			}
+			// SEARCH-13, issue 15: the text names the links an agent
+			// follows next, the town and the categories by name.
+			for _, want := range []string{out.Hits[0].MarkdownURL, out.Hits[0].JSONLDURL, out.Hits[0].APIURL, out.Hits[0].Locality, out.Hits[0].CategoryNames[0]} {
+				if want == "" || !strings.Contains(testserver.TextOf(res), want) {
+					t.Errorf("search text lacks %q: %s", want, testserver.TextOf(res))
+				}
 			}
 			sec := testserver.CallTool(t, cs, "get_entry_sections", map[string]any{"slug": "holzwerk-krause", "sections": []string{"contact", "hours"}})
 			if sec.IsError || !strings.Contains(testserver.TextOf(sec), "## Hours") || strings.Contains(testserver.TextOf(sec), "## Offerings") {

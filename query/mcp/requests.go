@@ -22,6 +22,11 @@ import (
 // requestTool is a request tool's handler.
 func (t *tools) requestTool(kind schemas.ActionType) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		// MCP-32: a call with an argument the tool does not define is
+		// refused first, naming it, whatever else is wrong.
+		if issues := unknownArguments(req.Params.Name, req.Params.Arguments); len(issues) > 0 {
+			return toolError(query.InvalidInput(issues)), nil
+		}
 		if t.opt.Actions == nil {
 			return toolError(&query.Error{Code: query.CodeUnavailable, Message: "this server takes no requests"}), nil
 		}
@@ -76,6 +81,9 @@ func (t *tools) requestStatus(ctx context.Context, req *sdk.CallToolRequest) (*s
 		if err := t.opt.Allow(ctx); err != nil {
 			return toolError(err), nil
 		}
+	}
+	if issues := unknownArguments(req.Params.Name, req.Params.Arguments); len(issues) > 0 {
+		return toolError(query.InvalidInput(issues)), nil // MCP-32
 	}
 	if t.opt.Actions == nil {
 		return toolError(&query.Error{Code: query.CodeUnavailable, Message: "this server takes no requests"}), nil

@@ -72,7 +72,7 @@ func newServer(svc *query.Service, opt Options) (*sdk.Server, *tools) {
 	caps := &sdk.ServerCapabilities{}
 	caps.AddExtension(uiExtension, map[string]any{"mimeTypes": []string{uiMIME}})
 	s := sdk.NewServer(serverInfo,
-		&sdk.ServerOptions{SetCacheable: cacheable, Capabilities: caps})
+		&sdk.ServerOptions{SetCacheable: cacheable, Capabilities: caps, Instructions: instructions(svc.Site())})
 	addUI(s)
 	t := &tools{svc: svc, opt: opt}
 	handlers := map[string]sdk.ToolHandler{
@@ -177,11 +177,16 @@ func (t *tools) read(ctx context.Context, fn func(rd *query.Read) (*sdk.CallTool
 	return res, nil
 }
 
-// args decodes a call's arguments; a wrong shape is invalid_input.
+// args decodes a call's arguments; a wrong shape, or an argument the
+// tool does not define (MCP-32, unknown.go), is invalid_input naming the
+// field.
 func args(req *sdk.CallToolRequest, v any) error {
 	raw := req.Params.Arguments
 	if len(raw) == 0 {
 		raw = []byte("{}")
+	}
+	if issues := unknownArguments(req.Params.Name, raw); len(issues) > 0 {
+		return query.InvalidInput(issues)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return query.InvalidInput([]query.Issue{{Field: "arguments", Message: err.Error()}})

@@ -78,13 +78,6 @@ var (
 	errorPage = template.Must(template.Must(pageTemplates.Clone()).Parse(`{{define "body"}}<h1>{{.Problem.Title}}</h1>
 <p>{{.Problem.Detail}}</p>
 <p><a href="{{.Base}}/">Daawid</a> · <a href="{{.Base}}/docs/api#{{.Problem.Code}}">{{.Problem.Code}}</a></p>{{end}}`))
-	homePage = template.Must(template.Must(pageTemplates.Clone()).Parse(`{{define "body"}}<h1>Daawid</h1>
-<p>An open registry of what businesses and people declare about themselves, made to be read by AI models, agents, search engines and developers.</p>
-<ul>
-<li><a href="{{.Base}}/llms.txt">llms.txt</a>: how to read the registry</li>
-<li><a href="{{.Base}}/docs/api">The REST API</a> and its <a href="{{.Base}}/schemas/0.1/openapi.json">OpenAPI document</a></li>
-<li><a href="{{.Base}}/sitemap.xml">Sitemap</a> of {{.Entries}} entries</li>
-</ul>{{end}}`))
 )
 
 // reportReasons are what a report can be about (D68).
@@ -259,12 +252,6 @@ func (s *Server) claimPage(c *gin.Context, rd *query.Read, id string) error {
 	}
 	page.Title = "Claim " + page.Name
 	return s.writePage(c, http.StatusOK, claimPage, page)
-}
-
-// home is the registry's front page.
-func (s *Server) home(c *gin.Context, rd *query.Read) error {
-	return s.writePage(c, http.StatusOK, homePage, map[string]any{"Title": "Daawid", "Base": s.site.BaseURL,
-		"Entries": rd.Publication().Counts["entries"]})
 }
 
 func (s *Server) writePage(c *gin.Context, status int, t *template.Template, v any) error {

@@ -78,6 +78,11 @@ func (s *Server) routes() error {
 	// Published schemas and the pages about the API.
 	get("/schemas/0.1/:file", s.wrap(s.schemaFile))
 	get("/docs/api", s.wrap(s.apiDocs))
+	// The search and browse pages for people (issue 15), beside the
+	// landing page, which pages serves at /.
+	get("/search", s.wrap(s.searchPeople))
+	get("/search/categories", s.wrap(s.browseCategories))
+	get("/search/towns", s.wrap(s.browseTowns))
 	get("/docs/ranking", s.wrap(s.ranking))
 	get("/docs/ranking.md", s.wrap(s.rankingMarkdown))
 	get("/ns", s.wrap(s.namespace))

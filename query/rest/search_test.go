@@ -205,3 +205,41 @@ func TestSearch_OpenAtPlus_REST20(t *testing.T) {
 		t.Errorf("a space between date and time: %d %s", resp.StatusCode, body)
 	}
 }
+
+// SEARCH-13 and issue 15: every hit of GET /v1/search carries the links
+// an agent follows next, and each answers: the page, its markdown, its
+// JSON-LD and the entry's view on the REST mirror; the town and the
+// categories by name come with it.
+func TestSearch_HitLinksAnswer_SEARCH13(t *testing.T) {
+	ts := newServer(t)
+	resp, body := ts.get(t, "/v1/search?q="+url.QueryEscape("Tischler")+"&place=Wuppertal&lang=de")
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	var out schemas.SearchOutput
+	if err := json.Unmarshal(body, &out); err != nil || len(out.Hits) == 0 {
+		t.Fatalf("hits: %v %s", err, body)
+	}
+	for _, h := range out.Hits {
+		if h.Locality == "" && h.Slug == hkSlug {
+			t.Errorf("%s: no town", h.Slug)
+		}
+		if len(h.CategoryNames) != len(h.Categories) || len(h.Categories) == 0 {
+			t.Errorf("%s: categories %v named %v", h.Slug, h.Categories, h.CategoryNames)
+		}
+		for _, link := range []struct{ u, base, media string }{
+			{h.URL, reg.Site.BaseURL, "text/html"}, {h.MarkdownURL, reg.Site.BaseURL, "text/markdown"},
+			{h.JSONLDURL, reg.Site.BaseURL, "application/ld+json"}, {h.APIURL, reg.Site.APIURL, "application/json"},
+		} {
+			path, ok := strings.CutPrefix(link.u, link.base)
+			if !ok || path == "" {
+				t.Errorf("%s: link %q is not under %s", h.Slug, link.u, link.base)
+				continue
+			}
+			r, b := ts.get(t, path)
+			if r.StatusCode != 200 || !strings.HasPrefix(r.Header.Get("Content-Type"), link.media) {
+				t.Errorf("%s: GET %s: %d %s: %.200s", h.Slug, path, r.StatusCode, r.Header.Get("Content-Type"), b)
+			}
+		}
+	}
+}

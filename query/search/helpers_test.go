@@ -58,4 +58,4 @@ func searcher(t testing.TB, entries []*schemas.Entry) *search.Searcher {
 
 func fixtureEntries() []*schemas.Entry { return fixtures.Entries() }
 
-var opts = search.Options{BaseURL: "https://daawid.example", RankingPolicy: "https://daawid.example/docs/ranking"}
+var opts = search.Options{BaseURL: "https://daawid.example", APIURL: "https://api.daawid.example", RankingPolicy: "https://daawid.example/docs/ranking"}

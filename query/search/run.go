@@ -9,6 +9,7 @@ import (
 
 	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/taxonomy"
 	"github.com/daawid/registry/schemas/terms"
 )
 
@@ -906,13 +907,14 @@ func mix(h uint64) uint64 {
 }
 
 // Hit is what a found entry shows (SEARCH-13).
-func (f *Found) Hit(q *Query, baseURL string) schemas.SearchHit {
+func (f *Found) Hit(q *Query, opt Options) schemas.SearchHit {
 	ix, e := f.ix, &f.ix.ents[f.at]
 	h := schemas.SearchHit{
 		ID: ix.str(e.id), Kind: kinds[e.kind], Slug: ix.str(e.slug),
-		Status: statuses[e.status], VerificationLevel: levels[e.level], Categories: []string{},
+		Status: statuses[e.status], VerificationLevel: levels[e.level], Categories: []string{}, CategoryNames: []string{},
 	}
-	h.URL = baseURL + "/" + h.Slug
+	h.URL = opt.BaseURL + "/" + h.Slug
+	h.MarkdownURL, h.JSONLDURL, h.APIURL = h.URL+".md", h.URL+".json", opt.APIURL+"/v1/entries/"+h.ID
 	texts := ix.texts[e.texts : e.texts+uint32(e.ntexts)]
 	if len(texts) > 0 {
 		t := texts[0]
@@ -929,6 +931,7 @@ func (f *Found) Hit(q *Query, baseURL string) schemas.SearchHit {
 	}
 	for _, c := range ix.cats[e.cats : e.cats+uint32(e.ncats)] {
 		h.Categories = append(h.Categories, ix.cw.codes[c])
+		h.CategoryNames = append(h.CategoryNames, taxonomy.Default().Label(ix.cw.codes[c], q.Lang))
 	}
 	if e.nlocs > 0 {
 		h.Locality = ix.str(ix.locs[e.locs+uint32(min(e.primary, e.nlocs-1))].locality)

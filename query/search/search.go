@@ -40,6 +40,7 @@ const DefaultLimit = 10
 // Options are what a search answer needs besides its input.
 type Options struct {
 	BaseURL       string // entry pages: BaseURL + "/" + slug
+	APIURL        string // the REST mirror: APIURL + "/v1/entries/" + id
 	RankingPolicy string // SearchOutput.rankingPolicy
 }
 
@@ -54,7 +55,7 @@ func (s *Searcher) Search(in schemas.SearchInput, now time.Time, opt Options) (s
 	found, more := s.Run(q)
 	out := schemas.SearchOutput{Hits: make([]schemas.SearchHit, 0, len(found)), RankingPolicy: opt.RankingPolicy}
 	for i := range found {
-		out.Hits = append(out.Hits, found[i].Hit(q, opt.BaseURL))
+		out.Hits = append(out.Hits, found[i].Hit(q, opt))
 	}
 	if q.Place != nil {
 		m := q.Place

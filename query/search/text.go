@@ -10,8 +10,9 @@ import (
 
 // Text is a search answer as text, in the markdown contract's style: the
 // place found, then the hits as a numbered list, each with its page and
-// markdown document, then how to page on and the ranking policy (§7.4:
-// "search's is a numbered list").
+// markdown document, JSON-LD document and REST view (the links an agent
+// follows next, issue 15), its town and categories by name, then how to
+// page on and the ranking policy (§7.4: "search's is a numbered list").
 func Text(out *schemas.SearchOutput) []byte {
 	var b strings.Builder
 	if p := out.Place; p != nil {
@@ -44,7 +45,9 @@ func Text(out *schemas.SearchOutput) []byte {
 		if h.ServesQueryLocation != nil && *h.ServesQueryLocation {
 			facts = append(facts, "serves this place")
 		}
-		if len(h.Categories) > 0 {
+		if len(h.CategoryNames) > 0 {
+			facts = append(facts, strings.Join(h.CategoryNames, ", "))
+		} else if len(h.Categories) > 0 {
 			facts = append(facts, strings.Join(h.Categories, ", "))
 		}
 		facts = append(facts, string(h.Status)+", verification "+string(h.VerificationLevel))
@@ -62,7 +65,7 @@ func Text(out *schemas.SearchOutput) []byte {
 		if h.Summary != "" {
 			b.WriteString(": " + oneLine(h.Summary))
 		}
-		fmt.Fprintf(&b, "\n   %s · %s.md · id %s\n", h.URL, h.URL, h.ID)
+		fmt.Fprintf(&b, "\n   page %s · markdown %s · JSON-LD %s · API %s · id %s\n", h.URL, h.MarkdownURL, h.JSONLDURL, h.APIURL, h.ID)
 	}
 	if out.NextCursor != "" {
 		fmt.Fprintf(&b, "\nMore: ask again with cursor %s\n", out.NextCursor)
