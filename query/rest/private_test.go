@@ -2,6 +2,9 @@ package rest_test
 
 import (
 	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -9,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/daawid/registry/cmd/daawid/demo"
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/query"
@@ -197,5 +201,82 @@ func TestPrivate_MissingRoutingRefusesRequests(t *testing.T) {
 	resp, body := rg.postJSON(t, "/v1/actions/"+q["actionId"].(string)+"/runs", q)
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "routing file") {
 		t.Errorf("POST without a routing file: %d %s, want 503 naming the routing file", resp.StatusCode, body)
+	}
+}
+
+// TestPrivate_VIEW05_DemoHoldsNoPrivateValue runs the demo's publications
+// (daawid demo: the sample registers, the saved websites, Holzwerk
+// Krause's owner revision and, dropped into its owner inbox, every claimed
+// fixture with private parts) with the static tree and the exports, and
+// walks every file of its publications and its static tree for the
+// entries' private values (VIEW-05, D15, PRIV-18): none is there, and the
+// routing file beside them has the delivery addresses.
+func TestPrivate_VIEW05_DemoHoldsNoPrivateValue(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the demo's two runs are skipped in -short mode")
+	}
+	dir := t.TempDir()
+	inbox := filepath.Join(dir, "inbox")
+	if err := os.MkdirAll(inbox, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var entries []*schemas.Entry
+	for _, e := range claimedFixtures() {
+		if len(fixtures.PrivateValues(e)) == 0 || e.Slug == hkSlug {
+			continue
+		}
+		e.Record.Revision = 1 // a new entry's first revision (D69)
+		if err := os.WriteFile(filepath.Join(inbox, e.Slug+".json"), mustJSON(e), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, e)
+	}
+	b, err := fs.ReadFile(fixtures.Demo, "compile/inbox/holzwerk-krause.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hk schemas.Entry
+	if err := json.Unmarshal(b, &hk); err != nil {
+		t.Fatal(err)
+	}
+	entries = append(entries, &hk)
+	values := fixtures.PrivateValues(entries...)
+	if len(values) < 10 {
+		t.Fatalf("only %d private values to look for", len(values))
+	}
+	d, err := demo.Prepare(dir, reg.Site, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, root := range []string{filepath.Join(d.Out, publication.PublicationsDir), filepath.Join(dir, "static")} {
+		leaks, files, err := testserver.FindPrivateValues(root, values)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if files < 10 {
+			t.Fatalf("%s: only %d files searched", root, files)
+		}
+		for _, l := range leaks {
+			t.Errorf("%s holds the private value %q", l.File, l.Value)
+		}
+	}
+	cur, err := publication.Current(d.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := publication.ReadRouting(publication.RoutingPathOf(cur), filepath.Base(cur))
+	if err != nil {
+		t.Fatal(err)
+	}
+	routed := 0
+	for _, e := range entries {
+		for id, to := range e.DeliveryAddresses() {
+			if r.Address(e.ID, id) == to {
+				routed++
+			}
+		}
+	}
+	if routed == 0 {
+		t.Error("the demo's routing file has none of the entries' delivery addresses")
 	}
 }
