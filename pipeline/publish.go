@@ -110,6 +110,7 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 		p.prev, p.sameRender, p.prevManifest = nil, false, nil
 	}
 	p.delta = cfg.Delta && p.sameRender
+	p.startRouting()
 	var rows map[string]*EntryRow
 	if p.delta {
 		rows, err = st.LoadChanged(ctx, filepath.Join(p.prevDir, publication.RegistryFile), p.prevManifest.Run)
@@ -131,6 +132,14 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	if err := publication.SyncTree(tmp); err != nil {
 		return nil, err
 	}
+	if err := p.writeRouting(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if !ok {
+			os.Remove(publication.RoutingPath(cfg.OutDir, id))
+		}
+	}()
 	if err := os.Rename(tmp, dir); err != nil {
 		return nil, err
 	}
@@ -178,6 +187,9 @@ type publisher struct {
 	// so a delta makes the sitemaps and the content structure again.
 	listingChanged bool
 	listed         int // listed entries of the publication
+	// routes are where the requests of the publication's entries go, and
+	// prevRoutes the current publication's (routing.go, issue 15).
+	routes, prevRoutes map[string]map[string]string
 }
 
 // openPrevious reads the current publication's manifest and, for a full
@@ -196,6 +208,9 @@ func (p *publisher) openPrevious(delta bool) error {
 	// rendered with.
 	p.prevDir, p.prevManifest, p.prevFeed = dir, m, m.FeedLast
 	p.sameRender = m.Engine == render.EngineVersion && m.BaseURL == p.cfg.Site.BaseURL && len(m.Index) > 0
+	if p.sameRender {
+		p.sameRender = p.readPreviousRouting(m.ID)
+	}
 	if !p.sameRender || delta {
 		return nil
 	}
@@ -219,6 +234,7 @@ type rendered struct {
 	e      *schemas.Entry
 	tables export.Rows // its rows in the registry's tables
 	row    *EntryRow
+	routes map[string]string    // where its actions' requests go
 	docs   []publication.DocRow // offsets relative to the entry's first byte
 	bodies [][]byte
 	reused bool
@@ -367,6 +383,7 @@ func (p *publisher) removedEntries(removed []*EntryRow, db *export.RegistryDB) e
 			p.docs = append(p.docs, publication.DocRow{EntryID: r.EntryID, Slug: r.Slug, Kind: publication.KindRemoved, Revision: int32(r.Revision), LastModified: r.RemovedAt})
 		}
 		p.rep.Removed++
+		p.route(r.EntryID, nil)
 		p.changed = append(p.changed, feeds.State{EntryID: r.EntryID, Slug: r.Slug, Status: "removed", Revision: int32(r.Revision), Cause: r.Cause})
 	}
 	return nil
@@ -423,6 +440,7 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 		out.bodies = append(out.bodies, d.Body)
 		off += int64(len(d.Body))
 	}
+	out.routes = e.DeliveryAddresses()
 	out.tables = export.RowsOf(&views[0], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage))
 	return out
 }
@@ -439,9 +457,11 @@ func (p *publisher) append(r *rendered, db *export.RegistryDB) error {
 		}
 		p.docs = append(p.docs, r.docs...)
 		p.rep.Reused++
+		p.route(r.row.EntryID, p.prevRoutes[r.row.EntryID])
 		db.Reused(r.row.EntryID)
 		return nil
 	}
+	p.route(r.e.ID, r.routes)
 	base := p.offset
 	pub := export.Published{Languages: render.Languages(r.e), NextChangeAt: r.row.NextChangeAt}
 	for i, body := range r.bodies {

@@ -124,8 +124,10 @@ func keepReport(out string, rep *RunReport) error {
 	return os.WriteFile(filepath.Join(dir, name), append(b, '\n'), 0o644)
 }
 
-// Prune deletes all but the newest keep publications; the current one is
-// never deleted.
+// Prune deletes all but the newest keep publications, each with its
+// private routing file; the current one is never deleted. A routing file
+// whose publication is gone (a run that died between writing it and its
+// rename) goes too.
 func Prune(out string, keep int) ([]string, error) {
 	cur, _ := publication.Current(out)
 	entries, err := os.ReadDir(filepath.Join(out, publication.PublicationsDir))
@@ -150,7 +152,30 @@ func Prune(out string, keep int) ([]string, error) {
 		}
 		gone = append(gone, pubs[i])
 	}
-	return gone, nil
+	return gone, pruneRouting(out)
+}
+
+// pruneRouting deletes the routing files of publications that are gone
+// (issue 15); one whose publication is still being written (its .tmp
+// folder) stays.
+func pruneRouting(out string) error {
+	ids, err := publication.RoutingIDs(out)
+	if err != nil {
+		return fmt.Errorf("prune routing: %w", err)
+	}
+	for _, id := range ids {
+		dir := filepath.Join(out, publication.PublicationsDir, id)
+		if _, err := os.Stat(dir); err == nil {
+			continue
+		}
+		if _, err := os.Stat(dir + ".tmp"); err == nil {
+			continue
+		}
+		if err := os.Remove(publication.RoutingPath(out, id)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("prune routing: %w", err)
+		}
+	}
+	return nil
 }
 
 // ScheduleConfig is the pipeline's schedule.

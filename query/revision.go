@@ -10,10 +10,10 @@ import (
 	"github.com/daawid/registry/schemas"
 )
 
-// Revision is an entry's whole revision as the publication holds it,
-// private parts included (an action's delivery address, private contact
-// points): the action runs need them to deliver a request, and nothing
-// that shows a revision to a reader may use this. When time has changed
+// Revision is an entry's public revision as the publication holds it
+// (schemas.Entry.PublicRevision: no private contact point, no delivery
+// address; issue 15): the action runs read its actions, and where a
+// request goes comes from DeliveryAddress. When time has changed
 // the entry since it was published, it is the revision the time guard
 // re-issues (D66), so a request follows what the entry says now.
 func (r *Read) Revision(id string) (*schemas.Entry, error) {
@@ -48,3 +48,17 @@ func (r *Read) storedRevision(id string) (*schemas.Entry, publication.DocRow, er
 
 // Now is the instant of the request the reads belong to.
 func (r *Read) Now() time.Time { return r.now }
+
+// DeliveryAddress is where a confirmed request of an entry's action goes
+// (D75), from the publication's private routing file (issue 15: the
+// publication itself holds no private address); "" when the entry has not
+// said. A publication served without its routing file answers
+// unavailable, naming the file, so no request is taken that could not be
+// delivered.
+func (r *Read) DeliveryAddress(entryID, actionID string) (string, error) {
+	if r.sn.routing == nil {
+		return "", &Error{Code: CodeUnavailable, RetryAfterSeconds: 60,
+			Message: fmt.Sprintf("this server takes no requests now: the publication it serves (%s) came without its private routing file, so it does not know where requests go; try again later", r.sn.Manifest.ID)}
+	}
+	return r.sn.routing.Address(entryID, actionID), nil
+}

@@ -30,6 +30,10 @@ type Snapshot struct {
 	cache    *fastcache.Cache // the server's document cache; nil: none
 	reg      *registryTables
 	search   *search.Searcher
+	// routing is where requests go, from the publication's private file
+	// outside its folder (issue 15); nil with routingErr when it has none.
+	routing    *publication.Routing
+	routingErr error
 	// standIns are entries re-rendered in memory because their
 	// nextChangeAt came before a publication re-issued them (D66).
 	standIns sync.Map // entry ID → *standIn
@@ -70,6 +74,10 @@ func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer, cache *fast
 	if s.reg, err = readRegistryTables(dir); err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 	}
+	// A publication without its routing file (copied without {out}/private,
+	// or made before routing files) is served; only requests are refused
+	// (Read.DeliveryAddress).
+	s.routing, s.routingErr = publication.ReadRouting(publication.RoutingPathOf(dir), m.ID)
 	for _, p := range s.ix.packs() {
 		pk, err := openPack(filepath.Join(dir, filepath.FromSlash(p)), cache)
 		if err != nil {

@@ -23,11 +23,13 @@ const (
 	KindCard = "card"
 	// KindSearch is the record search finds a listed entry by (§7.5).
 	KindSearch = "search"
-	// KindEntry is the entry's revision itself (JSON), kept for an entry
-	// with a nextChangeAt so the server can re-render it when the pipeline
-	// is late (ARCHITECTURE decision 2, D66), and for an entry that takes
-	// requests, whose runs need its actions whole (D75); it has no path and
-	// is never served.
+	// KindEntry is the entry's public revision (JSON,
+	// schemas.Entry.PublicRevision), kept for an entry with a nextChangeAt
+	// so the server can re-render it when the pipeline is late
+	// (ARCHITECTURE decision 2, D66), and for an entry that takes requests,
+	// whose runs need its actions (D75); it has no path and is never
+	// served. It holds no private part (issue 15): where a request goes is
+	// in the publication's private routing file (publication.Routing).
 	KindEntry = "entry"
 )
 
@@ -151,7 +153,7 @@ var Table = []Format{
 		Applies: func(e *schemas.Entry, _ string, _ Site) bool {
 			return !e.NextChangeAt().IsZero() || len(e.EnabledActions()) > 0
 		},
-		make: func(j *docJob, _ string, _ []schemas.SectionKey) []byte { return marshal(j.e) }},
+		make: func(j *docJob, _ string, _ []schemas.SectionKey) []byte { return marshal(j.e.PublicRevision()) }},
 }
 
 // Formats are the public projections of an entry: the rows of Table

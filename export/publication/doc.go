@@ -19,6 +19,10 @@
 //	feed/, exports/        the change feed and the bulk exports
 //
 // made visible by one atomic rename of the {out}/current symlink (Swap).
+// A publication holds only public data (issue 15): its packs hold each
+// entry's public revision, and where requests go is in a private file
+// beside the publications, {out}/private/{pubId}.routing.json (Routing),
+// which no manifest, static tree or export names.
 // The package holds the layout and paths, the document index and its rows,
 // the manifest and its verification, the swap, the static tree, the feed's
 // segments and the DuckDB snapshot's table definitions with the readers the

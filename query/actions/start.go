@@ -110,7 +110,12 @@ func (s *Service) start(ctx context.Context, rd *query.Read, kind schemas.Action
 		}
 		return &Result{ActionResult: schemas.ActionResult{Status: "handoff", RunID: newRunID(now), URL: a.Delivery.URL}}, nil
 	}
-	to := deliveryAddress(e, a)
+	// Where the request goes is private: it comes from the publication's
+	// routing file, not from the entry (issue 15, D75).
+	to, err := rd.DeliveryAddress(e.ID, a.ID)
+	if err != nil {
+		return nil, err
+	}
 	if to == "" {
 		return nil, &query.Error{Code: query.CodeActionUnavailable,
 			Message: "This business has not said where its requests go. " + check.Reach(e, env)}
@@ -300,7 +305,7 @@ func (s *Service) countStep(ctx context.Context, t *tx, now time.Time, entryID, 
 }
 
 // entry finds the entry a call names (its ID or slug) and reads its
-// whole revision. A suspended entry takes no requests.
+// public revision. A suspended entry takes no requests.
 func (s *Service) entry(rd *query.Read, ref string) (*schemas.Entry, error) {
 	var r *query.Resolved
 	var err error
@@ -320,41 +325,6 @@ func (s *Service) entry(rd *query.Read, ref string) (*schemas.Entry, error) {
 		return nil, &query.Error{Code: query.CodeActionUnavailable, Message: "this entry is suspended and takes no requests through Daawid"}
 	}
 	return e, nil
-}
-
-// deliveryAddress is where a confirmed request goes (D75): the action's
-// delivery address, else the email of the entry's contact point for the
-// kind of request (quotes for a quote, bookings for an appointment),
-// else its general one, else the first with an email.
-func deliveryAddress(e *schemas.Entry, a *schemas.Action) string {
-	if a.Delivery != nil && a.Delivery.Mode == schemas.DeliveryEmail && a.Delivery.Email != "" {
-		return a.Delivery.Email
-	}
-	want := []schemas.ContactPurpose{"general"}
-	switch a.Type {
-	case schemas.ActionRequestQuote:
-		want = []schemas.ContactPurpose{"quotes", "sales", "general"}
-	case schemas.ActionRequestAppointment:
-		want = []schemas.ContactPurpose{"bookings", "general"}
-	}
-	for _, p := range want {
-		for _, c := range e.ContactPoints {
-			if c.Email == "" {
-				continue
-			}
-			for _, cp := range c.Purposes {
-				if cp == p {
-					return c.Email
-				}
-			}
-		}
-	}
-	for _, c := range e.ContactPoints {
-		if c.Email != "" {
-			return c.Email
-		}
-	}
-	return ""
 }
 
 func boolInt(b bool) int {

@@ -39,6 +39,12 @@ var storeKinds = []string{"sqlite", "postgres"}
 // kind, with the contract's limits unless limits says others.
 func newRunsRig(t testing.TB, kind string, limits *actions.Limits, opts ...serverOption) *runsRig {
 	t.Helper()
+	return newRunsRigFor(t, reg, kind, limits, opts...)
+}
+
+// newRunsRigFor is newRunsRig over another registry folder r.
+func newRunsRigFor(t testing.TB, r *testserver.Registry, kind string, limits *actions.Limits, opts ...serverOption) *runsRig {
+	t.Helper()
 	rg := &runsRig{}
 	rg.store = testserver.OpenRunsStore(t, kind)
 	catcher, err := mail.StartCatcher("127.0.0.1:0", filepath.Join(t.TempDir(), "mail"), mail.CatcherOptions{})
@@ -51,9 +57,9 @@ func newRunsRig(t testing.TB, kind string, limits *actions.Limits, opts ...serve
 		t.Fatal(err)
 	}
 	var ts *testServer
-	rg.acts = testserver.NewActions(t, reg, rg.store, func() time.Time { return ts.Now }, limits)
+	rg.acts = testserver.NewActions(t, r, rg.store, func() time.Time { return ts.Now }, limits)
 	opts = append(opts, func(c *rest.Config) { c.Actions = rg.acts })
-	ts = newServer(t, opts...)
+	ts = &testServer{testserver.New(t, r, opts...)}
 	opt := ts.MCPOptions()
 	opt.Actions, opt.Platform = rg.acts, ts.REST.ReaderCategory
 	ts.MountMCP(opt)
