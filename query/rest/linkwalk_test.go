@@ -7,13 +7,18 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/daawid/registry/cmd/daawid/demo"
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/query/fairuse"
+	"github.com/daawid/registry/query/internal/testserver"
 	"github.com/daawid/registry/query/rest"
 )
 
@@ -48,21 +53,25 @@ var notWalked = []struct {
 type walker struct {
 	t       *testing.T
 	ts      *testServer
-	origins []string // the site's base, API and MCP origins
-	key     string   // the buyer key, for the feeds that need one
+	reg     *testserver.Registry // the registry walked
+	origins []string             // the site's base, API and MCP origins
+	key     string               // the buyer key, for the feeds that need one
 	seen    map[string]bool
 	from    map[string]string // an address, to the first document that named it
 	dead    map[string]string // an address, to what it answered
 }
 
-func newWalker(t *testing.T) *walker {
+func newWalker(t *testing.T) *walker { return newWalkerOf(t, reg) }
+
+// newWalkerOf walks the publication of another registry.
+func newWalkerOf(t *testing.T, r *testserver.Registry) *walker {
 	// The walk reads thousands of addresses from one address at a fixed
 	// clock: the fair-use limit is set past that, since it is not what
 	// this test is about.
-	ts := newServer(t, func(c *rest.Config) { c.Limiter = fairuse.NewLimiter(1 << 30) })
-	mcp, _ := url.Parse(reg.Site.MCPURL)
-	return &walker{t: t, ts: ts, origins: []string{reg.Site.BaseURL, reg.Site.APIURL, mcp.Scheme + "://" + mcp.Host},
-		key: reg.BuyerKey, seen: map[string]bool{}, from: map[string]string{}, dead: map[string]string{}}
+	ts := &testServer{testserver.New(t, r, func(c *rest.Config) { c.Limiter = fairuse.NewLimiter(1 << 30) })}
+	mcp, _ := url.Parse(r.Site.MCPURL)
+	return &walker{t: t, ts: ts, reg: r, origins: []string{r.Site.BaseURL, r.Site.APIURL, mcp.Scheme + "://" + mcp.Host},
+		key: r.BuyerKey, seen: map[string]bool{}, from: map[string]string{}, dead: map[string]string{}}
 }
 
 // local gives the path (and query) of an address on one of the
@@ -173,7 +182,11 @@ func (w *walker) walk(follow bool, paths ...string) {
 // the change feed names (a `removed` change) and which answers 410 Gone
 // as identifiers.md §4 documents.
 func (w *walker) removed(path string) bool {
-	return strings.HasPrefix(path, "/"+reg.RemovedSlug+".") || strings.HasPrefix(path, "/"+reg.RemovedSlug+"/") || path == "/"+reg.RemovedSlug
+	slug := w.reg.RemovedSlug
+	if slug == "" {
+		return false
+	}
+	return strings.HasPrefix(path, "/"+slug+".") || strings.HasPrefix(path, "/"+slug+"/") || path == "/"+slug
 }
 
 // report fails the test for every dead address, naming where it was
@@ -309,6 +322,41 @@ func TestLinks_DISC06_EveryPublishedAddressAnswers(t *testing.T) {
 	}
 	if named < 50 {
 		t.Errorf("the documents named only %d addresses: the scan finds no links", named)
+	}
+	w.report()
+}
+
+// TestLinks_DISC06_DemoHasNoDeadEnds: the same walk over the publication
+// `daawid demo` makes (the bundled register samples, the saved websites,
+// Holzwerk Krause's owner revision), served as the demo serves it, at the
+// demo's own clock: zero dead links there too.
+func TestLinks_DISC06_DemoHasNoDeadEnds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the demo's runs are skipped in -short mode")
+	}
+	dir := t.TempDir()
+	d, err := demo.Prepare(dir, reg.Site, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The buyer key of the test registry opens the demo's feeds too.
+	keys, err := os.ReadFile(filepath.Join(reg.Dir, "keys.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "keys.json"), keys, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w := newWalkerOf(t, &testserver.Registry{Dir: dir, Out: d.Out, Site: reg.Site, BuyerKey: reg.BuyerKey})
+	w.ts.Now = time.Now().UTC() // the demo publishes at the wall clock
+	w.walk(true, walkSeeds...)
+	if len(w.seen) < 100 {
+		t.Errorf("the walk reached only %d addresses of the demo", len(w.seen))
+	}
+	for _, want := range []string{"/holzwerk-krause.md", "/holzwerk-krause", "/docs/data-contract.md", "/assets/fonts/lora/font.css"} {
+		if !w.seen[want] {
+			t.Errorf("the walk never reached %s", want)
+		}
 	}
 	w.report()
 }
