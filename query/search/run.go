@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/daawid/registry/query/places"
@@ -90,6 +91,9 @@ type Found struct {
 type Searcher struct {
 	Layers []*Index // the latest first
 	Gaz    *places.Gazetteer
+	// browse are Browse's counts, made at its first call.
+	browseOnce sync.Once
+	browse     *facetCounts
 }
 
 // Knows reports whether an entry of any layer gives a town by this

@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -151,5 +152,14 @@ func TestBrowse_Facets(t *testing.T) {
 	}
 	if none := s.Browse("Nowhere-on-Earth", "", "en"); len(none.Categories) != 0 {
 		t.Errorf("a town without entries lists categories: %+v", none.Categories)
+	}
+	// Without a country the town is found by name; every Wuppertal of the
+	// fixtures is in Germany, so the answer is the same.
+	if byName := s.Browse("Wuppertal", "", "de"); !reflect.DeepEqual(byName.Categories, in.Categories) {
+		t.Errorf("Wuppertal by name lists %+v, with its country %+v", byName.Categories, in.Categories)
+	}
+	// The counts are made once: a second call answers the same.
+	if again := s.Browse("", "", "en"); !reflect.DeepEqual(again, all) {
+		t.Error("a second Browse answers differently")
 	}
 }
