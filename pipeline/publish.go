@@ -55,15 +55,15 @@ type PublishConfig struct {
 
 // PublishReport is what a publication did.
 type PublishReport struct {
-	ID        string `json:"id"`
-	Run       string `json:"run"`
-	Entries   int64  `json:"entries"`
-	Removed   int64  `json:"removed"`
-	Documents int64  `json:"documents"`
-	Rendered  int64  `json:"rendered"` // entries rendered again
-	Reused    int64  `json:"reused"`   // entries whose documents were copied
-	Bytes     int64  `json:"bytes"`
-	Seconds   float64
+	ID        string  `json:"id"`
+	Run       string  `json:"run"`
+	Entries   int64   `json:"entries"`
+	Removed   int64   `json:"removed"`
+	Documents int64   `json:"documents"`
+	Rendered  int64   `json:"rendered"` // entries rendered again
+	Reused    int64   `json:"reused"`   // entries whose documents were copied
+	Bytes     int64   `json:"bytes"`
+	Seconds   float64 `json:"seconds"` // one spelling with the compile report's
 }
 
 // Publish renders the state's current entries into a new publication and
