@@ -14,11 +14,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/daawid/registry/cmd/daawid/progress"
 	"github.com/daawid/registry/compile/site"
 	"github.com/daawid/registry/pipeline"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/taxonomy"
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
@@ -71,7 +71,8 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	tty := isTerminal(stderr)
-	defer r.logAndProgress(stderr, tty)()
+	finish := r.logAndProgress(stderr, tty)
+	defer finish()
 	closeSites, err := r.openSites(ctx)
 	if err != nil {
 		fmt.Fprintf(stderr, "daawid compile: %v\n", err)
@@ -86,6 +87,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 	defer stopProfile()
 	if !publish {
 		rep, err := pipeline.Compile(ctx, r.cfg)
+		finish() // the bar's line goes before the report is printed
 		if err != nil {
 			if rep != nil { // the problems that failed the run
 				printRun(stderr, r.jsonOut, rep, nil)
@@ -105,6 +107,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 		return r.runSchedule(ctx, rc, stderr)
 	}
 	rr, err := pipeline.Run(ctx, rc, "once")
+	finish()
 	if err != nil {
 		fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
 		return 1
@@ -189,12 +192,17 @@ func (r *compileRun) logAndProgress(stderr io.Writer, tty bool) (finish func()) 
 		r.cfg.Progress = func(n int64) { r.cfg.Log.Info("progress", "rows", n) }
 		return func() {}
 	}
-	bar := progressbar.NewOptions64(-1, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("compiling rows"),
-		progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("rows"), progressbar.OptionThrottle(200*time.Millisecond))
+	bar := progress.NewBar(stderr, -1, "compiling rows", "rows")
 	var last int64
 	r.cfg.Progress = func(n int64) { bar.Add64(n - last); last = n }
 	r.cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	return func() { bar.Finish() }
+	done := false
+	return func() {
+		if !done {
+			done = true
+			bar.Finish()
+		}
+	}
 }
 
 // openSites opens the websites to crawl, --websites: the http(s) URL of a
@@ -245,7 +253,7 @@ func (r *compileRun) runConfig(stderr io.Writer, tty bool) (pipeline.RunConfig, 
 	}
 	rc := pipeline.RunConfig{Compile: r.cfg, Keep: r.keep,
 		Publish: pipeline.PublishConfig{StateDir: r.cfg.StateDir, OutDir: r.out, Site: site, Log: r.cfg.Log, Static: r.static, Exports: r.exports, Delta: r.delta}}
-	rc.Publish.Progress = publishProgress(stderr, tty, r.cfg.Log)
+	rc.Publish.Progress = progress.Publish(stderr, tty, r.cfg.Log)
 	return rc, nil
 }
 
@@ -328,31 +336,6 @@ func printReport(w io.Writer, r *pipeline.Report) {
 				kept = " (kept)"
 			}
 			fmt.Fprintf(w, "  %s: %s%s\n", loc, p.Reason, kept)
-		}
-	}
-}
-
-// publishProgress shows a publication's progress: a bar on a terminal,
-// log lines every 50 000 entries otherwise.
-func publishProgress(stderr io.Writer, tty bool, log *slog.Logger) func(done, total int64) {
-	if tty {
-		var bar *progressbar.ProgressBar
-		return func(done, total int64) {
-			if bar == nil {
-				bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("publishing entries"),
-					progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("entries"), progressbar.OptionThrottle(200*time.Millisecond))
-			}
-			bar.Set64(done)
-			if done == total {
-				bar.Finish()
-			}
-		}
-	}
-	var last int64
-	return func(done, total int64) {
-		if done-last >= 50_000 || done == total {
-			last = done
-			log.Info("publish progress", "entries", done, "of", total)
 		}
 	}
 }

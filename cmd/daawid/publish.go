@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/daawid/registry/cmd/daawid/progress"
 	"github.com/daawid/registry/pipeline"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/taxonomy"
@@ -66,7 +67,7 @@ func runPublish(args []string, stdout, stderr io.Writer) int {
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	rep, err := pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Now: now, Log: log,
-		Exports: *exports, Delta: *delta, Static: *static, Progress: publishProgress(stderr, isTerminal(stderr), log)})
+		Exports: *exports, Delta: *delta, Static: *static, Progress: progress.Publish(stderr, isTerminal(stderr), log)})
 	if err != nil {
 		fmt.Fprintf(stderr, "daawid publish: %v\n", err)
 		return 1
