@@ -36,16 +36,6 @@ func docPages() []docPage {
 	}
 }
 
-// DocsPaths are the paths of every documentation page, markdown and
-// HTML, in the order of docPages.
-func DocsPaths() []string {
-	var out []string
-	for _, d := range docPages() {
-		out = append(out, "/docs/"+d.Name+".md", "/docs/"+d.Name)
-	}
-	return out
-}
-
 // DocsPages are the documentation pages as published documents: for each,
 // the markdown at /docs/{name}.md and the page at /docs/{name}; and the
 // index of the published schemas at /schemas/0.1/.

@@ -150,15 +150,11 @@ func (w *htmlWriter) attr(s string) { w.text(s) }
 var hexColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
 var fontFamily = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 \-]{0,62}$`)
 
-// PrivacyPage renders the privacy notice Daawid hosts for an entry, at
+// privacyPage renders the privacy notice Daawid hosts for an entry, at
 // /{slug}/datenschutz for operators in Germany and /{slug}/privacy for
 // everyone else (HTTP-33, D17): the owner's text in lang (else the
 // default language), one paragraph per blank-line-separated part. It
 // reports false when the notice is the owner's own page or there is none.
-func PrivacyPage(e *schemas.Entry, lang string, site Site) ([]byte, bool) {
-	return privacyPage(e, lang, site, nil)
-}
-
 func privacyPage(e *schemas.Entry, lang string, site Site, f *facts) ([]byte, bool) {
 	p := e.PrivacyNotice
 	if p == nil || p.Mode == schemas.PrivacyExternal || e.Status == schemas.StatusSuspended {

@@ -58,13 +58,6 @@ func Handler(svc *query.Service, opt Options) http.Handler {
 	return guard(svc.Site(), h)
 }
 
-// NewServer is the MCP server with the read tools, in the order
-// schemas.ReadTools lists them.
-func NewServer(svc *query.Service, opt Options) *sdk.Server {
-	s, _ := newServer(svc, opt)
-	return s
-}
-
 func newServer(svc *query.Service, opt Options) (*sdk.Server, *tools) {
 	if opt.Now == nil {
 		opt.Now = time.Now

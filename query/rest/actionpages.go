@@ -95,12 +95,6 @@ func (s *Server) formView(e *schemas.Entry, a *schemas.Action, lang string, vals
 	return v
 }
 
-// actionsContactWording is the §2.3 wording an entry below level domain
-// shows on the pages of a request (ACT-35).
-func actionsContactWording(e *schemas.Entry, lang string) string {
-	return actions.ContactWording(e, lang)
-}
-
 // formInputs are an action's form controls, in the order of its kind's
 // fields (§7.5), required as the action's rules say (the same rules as
 // its inputSchema, ACT-24).

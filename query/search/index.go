@@ -840,9 +840,6 @@ func (s *wordSet) match(rd string, fn func(int32)) {
 	}
 }
 
-// word is the word at a place.
-func (s *wordSet) word(i int32) string { return string(s.forward.at(int(i))) }
-
 // sortedWords are sorted words kept in one arena: a million words cost
 // no pointer the garbage collector would follow.
 type sortedWords struct {

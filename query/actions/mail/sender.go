@@ -41,8 +41,7 @@ type Sender struct {
 type SenderOption func(*senderSettings)
 
 type senderSettings struct {
-	tls  *tls.Config
-	helo string
+	tls *tls.Config
 }
 
 // WithTLSConfig sets the TLS settings, e.g. RootCAs that trust a test's own
@@ -50,12 +49,6 @@ type senderSettings struct {
 // URL's host, and the URL's insecure=1 turns verification off on top.
 func WithTLSConfig(c *tls.Config) SenderOption {
 	return func(s *senderSettings) { s.tls = c }
-}
-
-// WithHELO sets the name the Sender gives in EHLO; the default is the
-// machine's host name.
-func WithHELO(name string) SenderOption {
-	return func(s *senderSettings) { s.helo = name }
 }
 
 // NewSender makes a Sender for an SMTP URL:
@@ -87,11 +80,10 @@ func NewSender(smtpURL string, opts ...SenderOption) (*Sender, error) {
 	if ep.insecure {
 		cfg.InsecureSkipVerify = true
 	}
-	helo := set.helo
+	// EHLO names this machine, as a mail client does.
+	helo, _ := os.Hostname()
 	if helo == "" {
-		if helo, _ = os.Hostname(); helo == "" {
-			helo = "localhost"
-		}
+		helo = "localhost"
 	}
 	// go-mail's own NOOP before and RSET after each message would only cost
 	// round trips on a connection that carries one message.
