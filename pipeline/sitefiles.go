@@ -90,7 +90,7 @@ func (p *publisher) keep(group func(path string) bool, all bool) bool {
 			kept = append(kept, d)
 		}
 	}
-	if len(kept) == 0 || (all && len(kept) != len(render.RegistryPages(p.cfg.Site))) {
+	if len(kept) == 0 || (all && !samePaths(kept, render.RegistryPagePaths(p.cfg.Site))) {
 		return false
 	}
 	for _, d := range kept {
@@ -98,6 +98,23 @@ func (p *publisher) keep(group func(path string) bool, all bool) bool {
 	}
 	p.docs = append(p.docs, kept...)
 	p.rep.Documents += int64(len(kept))
+	return true
+}
+
+// samePaths reports whether rows are at exactly the paths given.
+func samePaths(rows []publication.DocRow, paths []string) bool {
+	if len(rows) != len(paths) {
+		return false
+	}
+	have := make(map[string]bool, len(rows))
+	for _, d := range rows {
+		have[d.Path] = true
+	}
+	for _, p := range paths {
+		if !have[p] {
+			return false
+		}
+	}
 	return true
 }
 

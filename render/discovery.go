@@ -442,22 +442,51 @@ func AWPFunctions(s Site, tools []schemas.ToolSpec) []byte {
 // (/ns) and the published schemas, in path order. The publication holds
 // them with its other registry-level files (rendered once, at publish);
 // the server serves them from there.
-func RegistryPages(s Site) []Document {
-	const html = "text/html; charset=utf-8"
-	out := []Document{
-		{Path: "/docs/api", MediaType: html, Body: APIDocs(s)},
-		{Path: "/docs/ranking", MediaType: html, Body: RankingPolicyPage(s)},
-		{Path: "/docs/ranking.md", MediaType: "text/markdown; charset=utf-8", Body: RankingPolicyMarkdown(s)},
-		{Path: "/ns", MediaType: html, Body: NamespaceHTML(s)},
-		{Path: "/ns.jsonld", MediaType: "application/ld+json", Body: NamespaceJSONLD(s)},
-		{Path: "/schemas/0.1/openapi.json", MediaType: "application/vnd.oai.openapi+json", Body: schemas.OpenAPI(s.APIURL, s.BaseURL)},
+func RegistryPages(s Site) []Document { return renderSpecs(registryPageSpecs(s)) }
+
+// renderSpecs renders pages.
+func renderSpecs(specs []pageSpec) []Document {
+	out := make([]Document, len(specs))
+	for i, p := range specs {
+		out[i] = Document{Path: p.path, MediaType: p.media, Body: p.body()}
 	}
-	out = append(out, DocsPages(s)...) // DISC-06, PRIV-25, PRIV-02: render/docs.go
+	return out
+}
+
+// RegistryPagePaths are the paths of RegistryPages, in the same order,
+// without rendering any: a delta publication that keeps the pages checks
+// it has them all by these.
+func RegistryPagePaths(s Site) []string {
+	specs := registryPageSpecs(s)
+	out := make([]string, len(specs))
+	for i, p := range specs {
+		out[i] = p.path
+	}
+	return out
+}
+
+// pageSpec is a registry page before it is rendered.
+type pageSpec struct {
+	path, media string
+	body        func() []byte
+}
+
+func registryPageSpecs(s Site) []pageSpec {
+	const html = "text/html; charset=utf-8"
+	out := []pageSpec{
+		{"/docs/api", html, func() []byte { return APIDocs(s) }},
+		{"/docs/ranking", html, func() []byte { return RankingPolicyPage(s) }},
+		{"/docs/ranking.md", "text/markdown; charset=utf-8", func() []byte { return RankingPolicyMarkdown(s) }},
+		{"/ns", html, func() []byte { return NamespaceHTML(s) }},
+		{"/ns.jsonld", "application/ld+json", func() []byte { return NamespaceJSONLD(s) }},
+		{"/schemas/0.1/openapi.json", "application/vnd.oai.openapi+json", func() []byte { return schemas.OpenAPI(s.APIURL, s.BaseURL) }},
+	}
+	out = append(out, docsPageSpecs(s)...) // DISC-06, PRIV-25, PRIV-02: render/docs.go
 	for name, b := range schemas.SchemaFiles() {
 		if name != "openapi.json" {
-			out = append(out, Document{Path: "/schemas/0.1/" + name, MediaType: "application/schema+json", Body: b})
+			out = append(out, pageSpec{"/schemas/0.1/" + name, "application/schema+json", func() []byte { return b }})
 		}
 	}
-	slices.SortFunc(out, func(a, b Document) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, func(a, b pageSpec) int { return strings.Compare(a.path, b.path) })
 	return out
 }

@@ -39,15 +39,16 @@ func docPages() []docPage {
 // DocsPages are the documentation pages as published documents: for each,
 // the markdown at /docs/{name}.md and the page at /docs/{name}; and the
 // index of the published schemas at /schemas/0.1/.
-func DocsPages(s Site) []Document {
-	var out []Document
+func DocsPages(s Site) []Document { return renderSpecs(docsPageSpecs(s)) }
+
+func docsPageSpecs(s Site) []pageSpec {
+	var out []pageSpec
 	for _, d := range docPages() {
-		md := d.Markdown(s)
 		out = append(out,
-			Document{Path: "/docs/" + d.Name + ".md", MediaType: "text/markdown; charset=utf-8", Body: []byte(md)},
-			Document{Path: "/docs/" + d.Name, MediaType: "text/html; charset=utf-8", Body: docHTML(s, d, md)})
+			pageSpec{"/docs/" + d.Name + ".md", "text/markdown; charset=utf-8", func() []byte { return []byte(d.Markdown(s)) }},
+			pageSpec{"/docs/" + d.Name, "text/html; charset=utf-8", func() []byte { return docHTML(s, d, d.Markdown(s)) }})
 	}
-	return append(out, Document{Path: SchemaIndexPath, MediaType: "text/html; charset=utf-8", Body: SchemaIndexPage(s)})
+	return append(out, pageSpec{SchemaIndexPath, "text/html; charset=utf-8", func() []byte { return SchemaIndexPage(s) }})
 }
 
 // docsFooter is the list of documentation links every documentation
