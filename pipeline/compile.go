@@ -191,6 +191,7 @@ type run struct {
 	// the run touches are loaded, and the index is written as a delta.
 	small bool
 	moves []inboxMove
+	edits []inboxRead // owner edits waiting for applyEdits, in file order
 }
 
 type deferredRecord struct {
@@ -263,6 +264,9 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 		return nil, err
 	}
 	r.decideInbox(inbox)
+	if err := r.applyEdits(ctx); err != nil {
+		return nil, err
+	}
 	r.acceptEvents(events)
 	if !r.small {
 		r.crawl(ctx)
@@ -327,6 +331,9 @@ func (r *run) load(ctx context.Context, inbox []inboxRead, events []compile.Even
 			if in.decl != nil {
 				ids = append(ids, in.decl.Entry.ID)
 			}
+			if in.edit != nil {
+				ids = append(ids, in.edit.Entry)
+			}
 		}
 		for _, ev := range events {
 			ids = append(ids, ev.Entry)
@@ -390,6 +397,7 @@ func (r *run) refuse(p Problem) {
 type inboxRead struct {
 	file   string
 	decl   *compile.OwnerRevision
+	edit   *schemas.OwnerEdit // an owner tool's edit (D95), instead of decl
 	issues []Problem
 }
 
@@ -423,6 +431,15 @@ func (r *run) readInboxFiles() ([]inboxRead, error) {
 		data, err := readBounded(files[i], schemas.MaxEntryBytes)
 		if err != nil {
 			reads[i].issues = []Problem{{File: name, Reason: err.Error()}}
+			return
+		}
+		if edit, isEdit, issues := schemas.ParseOwnerEdit(data); isEdit {
+			for _, is := range issues {
+				reads[i].issues = append(reads[i].issues, Problem{File: name, Path: is.Path, Reason: is.Message})
+			}
+			if len(issues) == 0 {
+				reads[i].edit = edit
+			}
 			return
 		}
 		decl, issues := compile.ReadOwnerRevision(name, data)
@@ -469,6 +486,10 @@ func (r *run) decideInbox(reads []inboxRead) {
 		f, name := rd.file, filepath.Base(rd.file)
 		if len(rd.issues) > 0 {
 			r.refuseFile(f, rd.issues)
+			continue
+		}
+		if rd.edit != nil {
+			r.edits = append(r.edits, rd)
 			continue
 		}
 		decl := rd.decl
