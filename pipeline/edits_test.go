@@ -113,3 +113,58 @@ func TestCompile_OwnerEdits(t *testing.T) {
 		t.Errorf("confirm_entry: revision %+v", confirmed.Record)
 	}
 }
+
+// TestCompile_ClaimEdit checks that a claim (decision D96) makes an
+// unclaimed entry its owner's: the claim_entry edit and the proof's
+// verification event, in one run, give a published entry at level
+// contact, with the register's facts as they read.
+func TestCompile_ClaimEdit(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	state, inbox := filepath.Join(dir, "state"), filepath.Join(dir, "inbox")
+	if err := os.MkdirAll(inbox, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := CompileConfig{StateDir: state, Registers: []string{"../fixtures/registers/offeneregister-sample.jsonl"}, OwnerInbox: inbox,
+		Seed: "../fixtures/compile/identity-seed.json", Now: time.Date(2026, 10, 2, 4, 0, 0, 0, time.UTC)}
+	if _, err := Compile(ctx, cfg); err != nil {
+		t.Fatal(err)
+	}
+	const id = "ent_01k8r3a0b1c2d3e4f5g6h7j8k9"
+	st, err := OpenState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := st.Revision(ctx, id, 0)
+	st.Close()
+	if err != nil || before.Status != schemas.StatusUnclaimed {
+		t.Fatalf("before: %v %v", err, before.Status)
+	}
+	at := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	b, _ := json.Marshal(map[string]any{"type": schemas.EditType, "entry": id, "basedOn": before.Record.Revision, "declaredAt": schemas.FormatTime(at), "tool": schemas.EditClaimEntry})
+	if err := os.WriteFile(filepath.Join(inbox, "claim.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	events := filepath.Join(dir, "events.jsonl")
+	ev, _ := json.Marshal(map[string]string{"entry": id, "type": "contact_confirmed", "at": schemas.FormatTime(at)})
+	if err := os.WriteFile(events, append(ev, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Registers, cfg.Verification, cfg.Now = nil, []string{events}, at.Add(time.Minute)
+	rep, err := Compile(ctx, cfg)
+	if err != nil || rep.Merged != 1 {
+		t.Fatalf("claim run: %v %+v", err, rep)
+	}
+	st, err = OpenState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	after, err := st.Revision(ctx, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Status != schemas.StatusPublished || after.Verification.Level != schemas.LevelContact || after.DisplayName != before.DisplayName {
+		t.Errorf("after the claim: status %s, level %s, name %q", after.Status, after.Verification.Level, after.DisplayName)
+	}
+}

@@ -20,6 +20,9 @@ const (
 	EditUpdateEntry  = "update_entry"
 	EditSetCapacity  = "set_capacity"
 	EditConfirmEntry = "confirm_entry"
+	// EditClaimEntry is the claim of an entry (HTTP-34): no field changes;
+	// the entry becomes its owner's, as it reads now (decision D96).
+	EditClaimEntry = "claim_entry"
 )
 
 // OwnerEdit is a change an owner made with an owner tool (§7.5, MCP-26):
@@ -82,9 +85,9 @@ func ParseOwnerEdit(data []byte) (ed *OwnerEdit, ok bool, issues Issues) {
 		issues = append(issues, Issue{Path: "/declaredAt", Message: "must be an RFC 3339 time"})
 	}
 	switch ed.Tool {
-	case EditUpdateEntry, EditSetCapacity, EditConfirmEntry:
+	case EditUpdateEntry, EditSetCapacity, EditConfirmEntry, EditClaimEntry:
 	default:
-		issues = append(issues, Issue{Path: "/tool", Message: "must be update_entry, set_capacity or confirm_entry"})
+		issues = append(issues, Issue{Path: "/tool", Message: "must be update_entry, set_capacity, confirm_entry or claim_entry"})
 	}
 	for _, k := range sortedKeys(ed.Set) {
 		if !editable(k) {
