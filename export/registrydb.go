@@ -100,8 +100,12 @@ func (r *RegistryDB) categories() error {
 // tables appends an entry's rows in the per-entry tables.
 func (r *RegistryDB) tables(t *Rows) error {
 	for _, o := range t.Offerings {
+		p := o.Price
+		if p == nil {
+			p = &schemas.PriceView{}
+		}
 		if err := r.more["offerings"].AppendRow(o.EntryID, o.OfferingID, o.Kind, o.Name, nullable(o.Description), nullable(o.Category), nullable(o.Audience),
-			nullable(o.PriceKind), nullable(o.PriceAmount), nullable(o.PriceMin), nullable(o.PriceMax), nullable(o.Currency), nullable(o.PriceUnit), o.Language); err != nil {
+			nullable(o.PriceKind), nullable(p.Amount), nullable(p.Min), nullable(p.Max), nullable(o.Currency), nullable(o.PriceUnit), o.Language); err != nil {
 			return err
 		}
 	}
@@ -111,7 +115,7 @@ func (r *RegistryDB) tables(t *Rows) error {
 			lat, lon = l.Lat, l.Lon
 		}
 		if err := r.more["locations"].AppendRow(l.EntryID, l.LocationID, nullable(l.Name), nullable(l.Street), nullable(l.PostalCode), nullable(l.Locality),
-			nullable(l.Region), l.AddressDisplay, lat, lon, nullable(l.TimeZone), nullable(l.Hours)); err != nil {
+			nullable(l.Region), l.AddressDisplay, lat, lon, nullable(l.TimeZone), nullable(l.HoursJSON)); err != nil {
 			return err
 		}
 	}

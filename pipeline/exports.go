@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 
 	"github.com/daawid/registry/export"
@@ -45,14 +44,22 @@ func (p *publisher) exports(ctx context.Context, dir string, rows map[string]*En
 		if err != nil {
 			return err
 		}
-		views := make([]schemas.EntryView, len(part))
+		// Each entry's view in every language it is published in, default
+		// first: the per-language text maps of the exports (v2).
+		views := make([][]schemas.EntryView, len(part))
 		parallelFor(len(part), func(i int) {
 			e := entries[part[i].EntryID]
-			views[i] = render.View(e, e.DefaultLanguage, s, nil)
+			def := render.View(e, e.DefaultLanguage, s, nil)
+			views[i] = []schemas.EntryView{def}
+			for _, lang := range def.AvailableLanguages {
+				if lang != e.DefaultLanguage {
+					views[i] = append(views[i], render.View(e, lang, s, nil))
+				}
+			}
 		})
 		for i := range views {
 			e := entries[part[i].EntryID]
-			if err := x.Add(&views[i], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage)); err != nil {
+			if err := x.Add(views[i], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage)); err != nil {
 				return err
 			}
 		}
@@ -68,29 +75,23 @@ func (p *publisher) exports(ctx context.Context, dir string, rows map[string]*En
 	if err != nil {
 		return err
 	}
-	// The changes table is the change feed's Parquet segments.
+	// The changes table is the change feed's segments, written again with
+	// the export's column names (v2: changed_at).
 	segs, err := publication.FeedSegments(filepath.Join(dir, feeds.Dir))
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Join(out, "changes"), 0o755); err != nil {
+	names := make([]string, len(segs))
+	for i, sg := range segs {
+		names[i] = sg.Name
+	}
+	changes, n, err := export.WriteChanges(filepath.Join(dir, feeds.Dir), out, names)
+	if err != nil {
 		return err
 	}
-	counts["changes"] = 0
-	for _, sg := range segs {
-		rel := "changes/" + sg.Name + ".parquet"
-		if err := os.Link(filepath.Join(dir, feeds.Dir, sg.Name+".parquet"), filepath.Join(out, filepath.FromSlash(rel))); err != nil {
-			return err
-		}
-		sum, err := publication.FileSHA256(filepath.Join(out, filepath.FromSlash(rel)))
-		if err != nil {
-			return err
-		}
-		n := sg.Last - sg.First + 1
-		counts["changes"] += n
-		files = append(files, export.File{Path: rel, Table: "changes", Rows: n, SHA256: sum})
-	}
-	return export.WriteManifest(out, export.Manifest{Publication: p.rep.ID, CreatedAt: schemas.FormatTime(p.now), Tables: counts, Files: files})
+	counts["changes"] = n
+	files = append(files, changes...)
+	return export.WriteManifest(out, export.Manifest{SchemaVersion: export.SchemaVersion, Publication: p.rep.ID, CreatedAt: schemas.FormatTime(p.now), Tables: counts, Files: files})
 }
 
 func nonNilStrings(s []string) []string {
