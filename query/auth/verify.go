@@ -57,6 +57,11 @@ func (s *Server) Verify(ctx context.Context, token string, now time.Time) (*Prin
 	if c.Expiry == nil || c.Subject == "" || c.SID == "" {
 		return nil, fmt.Errorf("%w: exp, sub and sid are required", ErrInvalidToken)
 	}
+	// RFC 7519 §4.1.4: a token is refused on or after exp; go-jose takes
+	// it at exp itself.
+	if !now.Before(c.Expiry.Time()) {
+		return nil, fmt.Errorf("%w: expired", ErrInvalidToken)
+	}
 	fam, err := s.loadFamily(ctx, c.SID)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrInvalidToken, err)
