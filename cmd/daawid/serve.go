@@ -39,6 +39,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	secretFile := fs.String("secret-file", "", "file with the HMAC key of codes and addresses, 32 bytes or more, mode 0600 (default: OUT/../runs/secret, made when missing)")
 	smtpURL := fs.String("smtp", "", "mail server for codes and requests: smtp://[user:pass@]host:port (STARTTLS when offered), smtp+starttls://, smtps://; empty: mails wait in the outbox")
 	mailFrom := fs.String("mail-from", "", "the address Daawid's mails come from (default: Daawid <requests@HOST>)")
+	authURL := fs.String("auth-url", "", "the owner tools' authorization server's origin (default: the base URL on a local copy, else https://auth.HOST)")
 	memLimit := fs.Int64("memory-limit", 2750<<20, "the Go heap's soft limit in bytes (GOMEMLIMIT overrides): the garbage collector works harder near it, so a publication swap, when two are in memory, stays in bounds")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: daawid serve [--out DIR] [--addr HOST:PORT] [flags]")
@@ -64,6 +65,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	cfg.Actions = server.ActionsConfig{RunsDB: orDefault(*runsDB, filepath.Join(parent, "runs", "runs.db")),
 		SecretFile: orDefault(*secretFile, filepath.Join(parent, "runs", "secret")), CreateSecret: *secretFile == "",
 		SMTP: *smtpURL, MailFrom: *mailFrom}
+	cfg.Auth = server.AuthConfig{URL: *authURL}
 	for _, p := range strings.Split(*proxies, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			cfg.TrustedProxies = append(cfg.TrustedProxies, p)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/actions"
+	"github.com/daawid/registry/query/auth"
 	"github.com/daawid/registry/schemas"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,6 +34,9 @@ type Options struct {
 	// Platform names the AI platform of a call's context (ACT-59).
 	Actions  *actions.Service
 	Platform func(ctx context.Context) string
+	// Auth is the authorization server the owner tools' tokens come from
+	// (§7.2); nil: no owner tools are listed, and a token is not looked at.
+	Auth *auth.Server
 	// SDKOnly turns the fast path of get_entry off (fast.go), to compare
 	// it with the SDK's answers.
 	SDKOnly bool
@@ -41,6 +45,9 @@ type Options struct {
 // Handler is the /mcp endpoint: Streamable HTTP without sessions (§7.1),
 // behind the DNS-rebinding guard (guard.go).
 func Handler(svc *query.Service, opt Options) http.Handler {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
 	srv, t := newServer(svc, opt)
 	var h http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
 		// The SDK's own localhost guard refuses a loopback connection with
@@ -54,6 +61,10 @@ func Handler(svc *query.Service, opt Options) http.Handler {
 				sdkHandler.ServeHTTP(w, r)
 			}
 		})
+	}
+	if opt.Auth != nil {
+		// The gate runs before the fast path and the SDK (MCP-21, MCP-23).
+		h = authGate(opt.Auth, svc.Site().MCPURL, opt.Now, h)
 	}
 	return guard(svc.Site(), h)
 }
@@ -80,8 +91,13 @@ func newServer(svc *query.Service, opt Options) (*sdk.Server, *tools) {
 		"send_message":        t.requestTool(schemas.ActionSendMessage),
 		"get_request_status":  t.requestStatus,
 	}
+	specs := append(schemas.ReadTools(), schemas.RequestTools()...)
+	if opt.Auth != nil {
+		handlers["list_my_entries"] = t.listMyEntries
+		specs = append(specs, schemas.OwnerTools()...)
+	}
 	var order []string
-	for _, spec := range append(schemas.ReadTools(), schemas.RequestTools()...) {
+	for _, spec := range specs {
 		h, ok := handlers[spec.Name]
 		if !ok {
 			continue
@@ -134,9 +150,13 @@ func cacheable(_ context.Context, req sdk.Request, c *sdk.Cacheable) {
 	}
 }
 
-// toolMeta is a tool's _meta: no sign-in for reads (MCP-25), and its UI
-// resource, under the MCP Apps key and the legacy one (MCP-65).
+// toolMeta is a tool's _meta: no sign-in for reads and requests, OAuth 2
+// with entries:write for the owner tools (MCP-25), and its UI resource,
+// under the MCP Apps key and the legacy one (MCP-65).
 func toolMeta(spec schemas.ToolSpec) sdk.Meta {
+	if schemas.IsOwnerTool(spec.Name) {
+		return ownerToolMeta()
+	}
 	m := sdk.Meta{"securitySchemes": []any{map[string]any{"type": "noauth"}}}
 	if spec.UIResource != "" {
 		m["ui"] = map[string]any{"resourceUri": spec.UIResource}

@@ -21,7 +21,7 @@ import (
 // inputSchemas are the tools' input schemas, decoded once, by name.
 var inputSchemas = func() map[string]map[string]any {
 	out := map[string]map[string]any{}
-	for _, spec := range append(schemas.ReadTools(), schemas.RequestTools()...) {
+	for _, spec := range append(append(schemas.ReadTools(), schemas.RequestTools()...), schemas.OwnerTools()...) {
 		var s map[string]any
 		if err := json.Unmarshal(spec.Input, &s); err != nil {
 			panic("mcp: the input schema of " + spec.Name + ": " + err.Error())

@@ -93,6 +93,13 @@ func (s *Server) routes() error {
 	// MCP (HTTP-06): mounted by the MCP server.
 	e.Any(mcpPath, s.mcpHandler)
 	e.Any(mcpPath+"/*rest", s.mcpHandler)
+	// The authorization server of the owner tools (§7.2): OAuth, not part
+	// of the REST API, mounted beside it as the MCP endpoint is.
+	for _, p := range authGetPaths {
+		get(p, s.authHandler)
+	}
+	e.POST("/token", s.authHandler)
+	e.POST("/connect/:token/:step", s.authHandler)
 	// Everything else: pages, documents, registry-level files.
 	e.NoRoute(s.wrap(s.pages))
 	return nil
@@ -184,6 +191,31 @@ func renamed(renames map[string]string, h gin.HandlerFunc) gin.HandlerFunc {
 		}
 		h(c)
 	}
+}
+
+// authGetPaths are the authorization server's GET routes (query/auth):
+// its metadata (RFC 8414), the MCP endpoint's protected-resource metadata
+// at both paths (RFC 9728, MCP-17), its keys, the authorization endpoint
+// and the connect page (MCP-16).
+var authGetPaths = []string{
+	"/.well-known/oauth-authorization-server",
+	"/.well-known/oauth-protected-resource",
+	"/.well-known/oauth-protected-resource/mcp",
+	"/jwks", "/authorize", "/connect/:token",
+}
+
+// resourceMetadataPrefix is where the MCP endpoint's protected-resource
+// metadata lives, on the MCP host (MCP-17).
+const resourceMetadataPrefix = "/.well-known/oauth-protected-resource"
+
+// authHandler serves a route of the authorization server, or, when none
+// is mounted, answers as an unknown path does.
+func (s *Server) authHandler(c *gin.Context) {
+	if s.auth == nil {
+		s.wrap(s.pages)(c)
+		return
+	}
+	s.auth.ServeHTTP(c.Writer, c.Request)
 }
 
 func (s *Server) mcpHandler(c *gin.Context) {

@@ -34,6 +34,14 @@ var routesOutsideOpenAPI = []struct{ method, path, why string }{
 	{"GET", "/readyz", "operations: readiness on any host, not part of the API"},
 	{"*", "/mcp", "the MCP endpoint (HTTP-06): its own protocol (§7), on the MCP host"},
 	{"*", "/mcp/*rest", "below the MCP endpoint: the server card (a registry-level file) and the MCP server's own answers"},
+	{"GET", "/.well-known/oauth-authorization-server", "the authorization server's metadata (RFC 8414): OAuth for the owner tools (§7.2), not the REST API"},
+	{"GET", "/.well-known/oauth-protected-resource", "the MCP endpoint's protected-resource metadata (RFC 9728, MCP-17), on the MCP host"},
+	{"GET", "/.well-known/oauth-protected-resource/mcp", "the MCP endpoint's protected-resource metadata at its path-specific address (RFC 9728, MCP-17)"},
+	{"GET", "/jwks", "the keys that verify the owner tools' access tokens (MCP-18)"},
+	{"GET", "/authorize", "OAuth's authorization endpoint for the owner tools (MCP-13..MCP-15)"},
+	{"POST", "/token", "OAuth's token endpoint for the owner tools (MCP-18, MCP-19)"},
+	{"GET", "/connect/:token", "the owner's sign-in and consent page for an app (MCP-16), a page for people"},
+	{"POST", "/connect/:token/:step", "the connect page's forms: the email, the code, allow or deny (MCP-16)"},
 }
 
 // normPath is a path with every parameter as {}: OpenAPI's {x} and

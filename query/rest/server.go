@@ -63,7 +63,10 @@ type Server struct {
 	// local copy, where one origin serves everything.
 	pagesHost, apiHost, mcpHost string
 	// mcp is the MCP endpoint's handler, mounted by the MCP package.
-	mcp  http.Handler
+	mcp http.Handler
+	// auth is the authorization server of the owner tools (query/auth),
+	// mounted by the serving command; nil: its paths are unknown.
+	auth http.Handler
 	keys *keyStore // nil: the exports are closed
 	// reportMu: one writer of the report files per process.
 	reportMu sync.Mutex
@@ -114,6 +117,10 @@ func (s *Server) Handler() http.Handler { return s.engine }
 // MountMCP puts the MCP endpoint's handler at /mcp (HTTP-06).
 func (s *Server) MountMCP(h http.Handler) { s.mcp = h }
 
+// MountAuth puts the authorization server of the owner tools (query/auth)
+// at its paths (authGetPaths, /token, /connect/…).
+func (s *Server) MountAuth(h http.Handler) { s.auth = h }
+
 func hostOf(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
@@ -159,7 +166,7 @@ func (s *Server) onItsHost(c *gin.Context) bool {
 	switch {
 	case strings.HasPrefix(path, apiPrefix+"/") || path == apiPrefix:
 		want = s.apiHost
-	case path == mcpPath || strings.HasPrefix(path, mcpPath+"/"):
+	case path == mcpPath || strings.HasPrefix(path, mcpPath+"/") || strings.HasPrefix(path, resourceMetadataPrefix):
 		want = s.mcpHost
 	case anyHostPaths[path]:
 		return true

@@ -38,6 +38,9 @@ type Config struct {
 	Log            *slog.Logger
 	// Actions is how requests are run (§7.6).
 	Actions ActionsConfig
+	// Auth is how the owner tools' authorization server runs (§7.2); it
+	// runs whenever the action runs' store does.
+	Auth AuthConfig
 	// ReadTimeout bounds reading a whole request, its body included, so a
 	// client that sends a body a byte at a time cannot hold a connection
 	// (the request routes take bodies); 0: 30 s.
@@ -96,7 +99,17 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	srv.MountMCP(qmcp.Handler(svc, qmcp.Options{Allow: srv.ReadAllowed, Count: srv.CountRead, Actions: rcfg.Actions, Platform: srv.ReaderCategory}))
+	mopt := qmcp.Options{Allow: srv.ReadAllowed, Count: srv.CountRead, Actions: rcfg.Actions, Platform: srv.ReaderCategory}
+	if cfg.Actions.RunsDB != "" {
+		authSrv, stopAuth, err := startAuth(ctx, cfg, log)
+		if err != nil {
+			return fmt.Errorf("authorization server: %w", err)
+		}
+		defer stopAuth()
+		srv.MountAuth(authSrv)
+		mopt.Auth = authSrv
+	}
+	srv.MountMCP(qmcp.Handler(svc, mopt))
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err

@@ -1,0 +1,165 @@
+package auth
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the PostgreSQL driver, "pgx"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+	_ "modernc.org/sqlite" // the SQLite driver, "sqlite"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// versionTable is goose's table of this package's migrations, apart from
+// the action runs' own, so that the two rooms migrate the one store
+// independently.
+const versionTable = "auth_goose_db_version"
+
+// lockID is the PostgreSQL session lock this package's migrations take,
+// another than the action runs' (goose's default), so the two never wait
+// on each other.
+const lockID = 5_887_940_537_704_921_019
+
+// Store is the authorization server's part of the writable store.
+type Store struct {
+	db       *sql.DB
+	postgres bool
+}
+
+// OpenStore opens the store a DSN names, as actions.OpenStore reads it
+// (postgres://… or postgresql://… for PostgreSQL, a file path or
+// sqlite://PATH for SQLite), and brings the authorization server's tables
+// up to the newest migration.
+func OpenStore(ctx context.Context, dsn string) (*Store, error) {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		db, err := sql.Open("pgx", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("auth store: %w", err)
+		}
+		db.SetMaxOpenConns(8)
+		s := &Store{db: db, postgres: true}
+		if err := s.migrate(ctx, goose.DialectPostgres); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("auth store: %w", err)
+		}
+		return s, nil
+	}
+	path := strings.TrimPrefix(dsn, "sqlite://")
+	if path == "" {
+		return nil, errors.New("auth store: no SQLite file named")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("auth store: %w", err)
+	}
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "busy_timeout(20000)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("auth store %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	s := &Store{db: db}
+	if err := s.migrate(ctx, goose.DialectSQLite3); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("auth store %s: %w", path, err)
+	}
+	// The file holds keys and addresses: only the server's user reads it.
+	os.Chmod(path, 0o600)
+	return s, nil
+}
+
+func (s *Store) migrate(ctx context.Context, d goose.Dialect) error {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return err
+	}
+	opts := []goose.ProviderOption{goose.WithTableName(versionTable)}
+	if s.postgres {
+		l, err := lock.NewPostgresSessionLocker(lock.WithLockID(lockID))
+		if err != nil {
+			return err
+		}
+		opts = append(opts, goose.WithSessionLocker(l))
+	}
+	p, err := goose.NewProvider(d, s.db, fsys, opts...)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	return nil
+}
+
+// Close closes the store.
+func (s *Store) Close() error { return s.db.Close() }
+
+// rebind turns the ? placeholders of a query into PostgreSQL's $n.
+func (s *Store) rebind(q string) string {
+	if !s.postgres {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	return b.String()
+}
+
+func (s *Store) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return s.db.ExecContext(ctx, s.rebind(q), args...)
+}
+
+func (s *Store) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return s.db.QueryRowContext(ctx, s.rebind(q), args...)
+}
+
+func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return s.db.QueryContext(ctx, s.rebind(q), args...)
+}
+
+// once marks a row used when nobody has yet: the UPDATE's condition
+// makes the check and the mark one step, on SQLite and PostgreSQL alike,
+// so two requests racing with one code or refresh token cannot both win.
+func (s *Store) once(ctx context.Context, table, keyCol, key string, now time.Time) (bool, error) {
+	res, err := s.exec(ctx, "UPDATE "+table+" SET used_at = ? WHERE "+keyCol+" = ? AND used_at IS NULL", millis(now), key)
+	if err != nil {
+		return false, err
+	}
+	n, err := rowsOf(res, err)
+	return n == 1, err
+}
+
+// rowsOf is how many rows an exec changed (0 when it failed).
+func rowsOf(res sql.Result, err error) (int64, error) {
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func millis(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
