@@ -42,7 +42,7 @@ var romanNumerals = map[string]bool{"II": true, "III": true, "IV": true, "VI": t
 
 // capitalised are words a no-vowel rule would take for acronyms but people
 // write in normal case.
-var capitalised = map[string]string{"MR": "Mr", "MRS": "Mrs", "MS": "Ms", "DR": "Dr", "ST": "St", "KFZ": "Kfz", "BROS": "Bros", "PTY": "Pty", "HNOS": "Hnos", "WWW": "www"}
+var capitalised = map[string]string{"MR": "Mr", "MRS": "Mrs", "MS": "Ms", "DR": "Dr", "ST": "St", "KFZ": "Kfz", "BROS": "Bros", "PTY": "Pty", "HNOS": "Hnos", "WWW": "www", "CO-OP": "Co-op", "CO-OPERATIVE": "Co-operative"}
 
 // smallWords stay lower case inside a name, per language; "" is every
 // language the register readers meet without saying which (addresses).
@@ -123,19 +123,20 @@ func caseWord(w string, inside bool, small map[string]bool, words []string, i in
 	if acronyms[w] || romanNumerals[w] || isInitials(w) {
 		return w
 	}
-	lower := strings.ToLower(w)
-	if inside && small[lower] {
-		return lower
-	}
-	// A lone "A" between words is the article ("PIE IN A BOX"); next to
-	// an initial or "&" it is an initial ("J A SMITH", "A & B").
+	// A lone "A" after a small word is the article ("PIE IN A BOX", "TWO
+	// MEN AND A VAN"); anywhere else it is an initial ("DR A PATEL",
+	// "J A SMITH", "A & B").
 	if w == "A" {
-		if inside && len(words[i-1]) > 1 && len(words[i+1]) > 1 && words[i-1] != "&" && words[i+1] != "&" {
+		if inside && small[strings.ToLower(words[i-1])] {
 			return "a"
 		}
 		return w
 	}
-	if isAcronym(w) {
+	lower := strings.ToLower(w)
+	if inside && small[lower] {
+		return lower
+	}
+	if isAcronym(w) || isAmpersandPair(w) {
 		return w
 	}
 	if strings.Contains(w, "-") {
@@ -177,6 +178,12 @@ func isAcronym(w string) bool {
 		}
 	}
 	return true
+}
+
+// isAmpersandPair is "B&Q", "M&S", "P&O": two initials joined by "&".
+func isAmpersandPair(w string) bool {
+	rs := []rune(w)
+	return len(rs) == 3 && rs[1] == '&' && unicode.IsUpper(rs[0]) && unicode.IsUpper(rs[2])
 }
 
 // capitalizeWord upper-cases the first letter of a word and lower-cases
