@@ -16,7 +16,7 @@ import (
 
 // labelledRow is one row of testdata/labelled.tsv.
 type labelledRow struct {
-	line                                    int
+	line                                   int
 	reg, name, sic, wantName, wantCategory string
 }
 
@@ -46,6 +46,21 @@ func readLabelled(t *testing.T) []labelledRow {
 // the first row of the sample, with the name and SIC codes replaced.
 func chRow(t *testing.T, name, sics string) string {
 	t.Helper()
+	set := map[string]string{"CompanyName": name}
+	codes := strings.Split(sics, ",")
+	for k := range 4 {
+		v := ""
+		if sics != "" && k < len(codes) {
+			v = codes[k] + " - activity"
+		}
+		set[fmt.Sprintf("SICCode.SicText_%d", k+1)] = v
+	}
+	return chRowWith(t, set)
+}
+
+// chRowWith is chRow with any columns replaced, by their trimmed names.
+func chRowWith(t *testing.T, set map[string]string) string {
+	t.Helper()
 	b, err := os.ReadFile("../../fixtures/registers/companies-house-sample.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -55,16 +70,8 @@ func chRow(t *testing.T, name, sics string) string {
 	cols := strings.Split(header, ",")
 	fields := strings.Split(strings.Trim(row, "\r\""), `","`)
 	for i, col := range cols {
-		col = strings.TrimSpace(col)
-		switch {
-		case col == "CompanyName":
-			fields[i] = strings.ReplaceAll(name, `"`, `""`)
-		case strings.HasPrefix(col, "SICCode.SicText_"):
-			fields[i] = ""
-			k := int(col[len(col)-1] - '1')
-			if codes := strings.Split(sics, ","); sics != "" && k < len(codes) {
-				fields[i] = codes[k] + " - activity"
-			}
+		if v, ok := set[strings.TrimSpace(col)]; ok {
+			fields[i] = strings.ReplaceAll(v, `"`, `""`)
 		}
 	}
 	return header + "\n\"" + strings.Join(fields, `","`) + "\"\n"
