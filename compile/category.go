@@ -15,9 +15,11 @@ const FallbackCategory = "other.business"
 // Categorizer picks taxonomy categories for compiled entries. It indexes
 // the taxonomy's words once per language; it is safe for concurrent use.
 type Categorizer struct {
-	tax *taxonomy.Taxonomy
-	mu  sync.Mutex
-	idx map[string]*wordIndex
+	tax        *taxonomy.Taxonomy
+	activities activityTable
+	names      nameWordTable
+	mu         sync.Mutex
+	idx        map[string]*wordIndex
 }
 
 // wordIndex is one language's words: each category's words, and every
@@ -27,10 +29,20 @@ type wordIndex struct {
 	byWord map[string]string
 }
 
-// NewCategorizer uses the taxonomy's NACE classes, labels and everyday
-// words.
+// NewCategorizer uses the checked activity and name-word tables (D94) and
+// the taxonomy's NACE classes, labels and everyday words. The tables are
+// embedded data: a bad row is a defect of the build, which the tables'
+// tests catch, so it panics here with the row's line.
 func NewCategorizer(tax *taxonomy.Taxonomy) *Categorizer {
-	return &Categorizer{tax: tax, idx: map[string]*wordIndex{}}
+	acts, err := parseActivities(activitiesTSV)
+	if err != nil {
+		panic(err)
+	}
+	names, err := parseNameWords(namewordsTSV)
+	if err != nil {
+		panic(err)
+	}
+	return &Categorizer{tax: tax, activities: acts, names: names, idx: map[string]*wordIndex{}}
 }
 
 func (c *Categorizer) index(lang string) *wordIndex {

@@ -94,14 +94,9 @@ func (c *Compiler) Unclaimed(rec *register.Record, web *site.Facts, id *Identity
 	e.PrimaryLocationID = loc.ID
 
 	// Category and summary are Daawid's own compilation.
-	switch {
-	case len(rec.NACE) > 0:
-		e.Categories = c.cats.FromNACE(rec.NACE, rec.Activities, lang)
+	e.Categories = c.cats.ForRecord(rec, lang)
+	if len(rec.NACE) > 0 {
 		e.NACECodes = rec.NACE
-	default:
-		if cat, ok := c.cats.FromName(rec.Name, lang); ok {
-			e.Categories = []string{cat}
-		}
 	}
 	if len(e.Categories) == 0 {
 		e.Categories = []string{FallbackCategory}

@@ -97,8 +97,9 @@ func (c *CompaniesHouse) Brief(raw Raw) (Brief, bool) {
 		return Brief{}, false
 	}
 	dis, _ := ukDate(c.get(fields, "DissolutionDate"))
-	return Brief{Key: "gb/" + strings.ToLower(number), Name: titleCase(ukDisplayName(name)),
-		Locality: titleCase(c.get(fields, "RegAddress.PostTown")), Active: ukActive(c.get(fields, "CompanyStatus")) && dis == ""}, true
+	_, leftOut := c.leftOut(fields)
+	return Brief{Key: "gb/" + strings.ToLower(number), Name: caseName(ukDisplayName(name), "en"),
+		Locality: titleCase(c.get(fields, "RegAddress.PostTown")), Active: ukActive(c.get(fields, "CompanyStatus")) && dis == "" && !leftOut}, true
 }
 
 // Route hashes the company number, found without splitting the line.
@@ -146,8 +147,8 @@ func (c *CompaniesHouse) record(n int, fields []string) (*Record, error) {
 		return d
 	}
 	inc, dis := date("IncorporationDate"), date("DissolutionDate")
-	status := c.get(fields, "CompanyStatus")
-	legal := titleCase(name)
+	status, leftOut := c.leftOut(fields)
+	legal := caseName(name, "en")
 	r := &Record{
 		Source:         c.kind.Name,
 		File:           c.file,
@@ -159,9 +160,9 @@ func (c *CompaniesHouse) record(n int, fields []string) (*Record, error) {
 		Register:       schemas.Register{Type: "GB:CompaniesHouse", Number: number},
 		LegalName:      legal,
 		LegalForm:      ukForm(c.get(fields, "CompanyCategory")),
-		Name:           titleCase(ukDisplayName(name)),
+		Name:           caseName(ukDisplayName(name), "en"),
 		Status:         status,
-		Active:         ukActive(status) && dis == "",
+		Active:         ukActive(status) && dis == "" && !leftOut,
 		IncorporatedOn: inc,
 		DissolvedOn:    dis,
 		RetrievedAt:    c.retrieved,
@@ -223,6 +224,30 @@ func ukDate(s string) (string, error) {
 func ukActive(status string) bool {
 	s := strings.ToLower(status)
 	return !strings.HasPrefix(s, "dissolved") && !strings.Contains(s, "converted") && !strings.Contains(s, "closed") && s != "removed"
+}
+
+// leftOut applies D93 to a row: a company in liquidation or receivership,
+// or a dormant one (SIC 99999 "Dormant Company", 74990 "Non-trading
+// company", or accounts filed as DORMANT), is not a trading business and
+// is left out of the registry as a dissolved one is. It returns the status
+// the record carries: the register's own, or the register's word for the
+// dormancy.
+func (c *CompaniesHouse) leftOut(fields []string) (status string, out bool) {
+	status = c.get(fields, "CompanyStatus")
+	s := strings.ToLower(status)
+	if strings.Contains(s, "liquidation") || strings.Contains(s, "receiver") {
+		return status, true
+	}
+	for _, col := range []string{"SICCode.SicText_1", "SICCode.SicText_2", "SICCode.SicText_3", "SICCode.SicText_4"} {
+		sic := c.get(fields, col)
+		if strings.HasPrefix(sic, "99999") || strings.HasPrefix(sic, "74990") {
+			return "Dormant (SIC " + sic + ")", true
+		}
+	}
+	if i, ok := c.col["Accounts.AccountCategory"]; ok && strings.EqualFold(strings.TrimSpace(fields[i]), "DORMANT") {
+		return "Dormant (accounts category DORMANT)", true
+	}
+	return status, false
 }
 
 // sicToNACE maps "43320 - Joinery installation" to NACE "43.32": UK SIC

@@ -2,49 +2,94 @@ package register
 
 import (
 	"strings"
-	"unicode"
 )
 
+// Display names drop the legal form; the legal name keeps it (D92): a
+// reader looking for "Thornbury & Hale Joinery" wants the business, and
+// the operator section says "Thornbury & Hale Joinery Ltd" with the form.
+
 // germanForms are the legal forms that end German company names, longest
-// first so "GmbH & Co. KG" wins over "KG".
+// first so "GmbH & Co. KG" wins over "KG". They are matched without regard
+// to case, so a name in capitals loses its form too.
 var germanForms = []struct{ suffix, form string }{
-	{"GmbH & Co. KGaA", "GmbH & Co. KGaA"},
-	{"GmbH & Co. KG", "GmbH & Co. KG"},
-	{"GmbH & Co KG", "GmbH & Co. KG"},
 	{"UG (haftungsbeschränkt) & Co. KG", "UG (haftungsbeschränkt) & Co. KG"},
+	{"GmbH & Co. KGaA", "GmbH & Co. KGaA"},
+	{"GmbH & Co. OHG", "GmbH & Co. OHG"},
+	{"GmbH & Co. KG", "GmbH & Co. KG"},
+	{"GmbH & Co.KG", "GmbH & Co. KG"},
+	{"GmbH & Co KG", "GmbH & Co. KG"},
+	{"GmbH u. Co. KG", "GmbH & Co. KG"},
+	{"GmbH + Co. KG", "GmbH & Co. KG"},
+	{"AG & Co. KG", "AG & Co. KG"},
+	{"SE & Co. KG", "SE & Co. KG"},
 	{"UG (haftungsbeschränkt)", "UG (haftungsbeschränkt)"},
+	{"UG (haftungsbeschraenkt)", "UG (haftungsbeschränkt)"},
+	{"Partnerschaftsgesellschaft mbB", "PartG mbB"},
+	{"Partnerschaftsgesellschaft", "PartG"},
+	{"Partnerschaft mbB", "PartG mbB"},
+	{"PartG mbB", "PartG mbB"},
+	{"mbB", "PartG mbB"},
+	{"PartG", "PartG"},
 	{"gGmbH", "gGmbH"},
 	{"GmbH", "GmbH"},
 	{"KGaA", "KGaA"},
 	{"AG", "AG"},
 	{"SE", "SE"},
+	{"UG", "UG (haftungsbeschränkt)"},
 	{"e. K.", "e.K."},
 	{"e.K.", "e.K."},
 	{"e.Kfm.", "e.K."},
 	{"e.Kfr.", "e.K."},
 	{"OHG", "OHG"},
 	{"KG", "KG"},
-	{"PartG mbB", "PartG mbB"},
-	{"PartG", "PartG"},
 	{"e. V.", "e.V."},
 	{"e.V.", "e.V."},
 	{"eG", "eG"},
 	{"GbR", "GbR"},
+	{"Ltd.", "Ltd"},
+	{"Ltd", "Ltd"},
+	// "Steuerberatungsgesellschaft mbH": the form closes a compound.
+	{"mbH", "GmbH"},
 }
 
-// splitGermanForm returns the name without its legal form, and the form.
-func splitGermanForm(name string) (display, form string) {
+// germanLiquidation are the words a German register adds to the name of a
+// company being wound up ("Altstadt Gastro GmbH i.L."); D93 leaves such
+// companies out.
+var germanLiquidation = []string{"in Liquidation", "in Abwicklung", "i. L.", "i.L.", "i.Liq.", "in Liqu."}
+
+// splitGermanForm returns the name without its legal form, and the form,
+// after taking off a liquidation marker (liquidating says whether there
+// was one).
+func splitGermanForm(name string) (display, form string, liquidating bool) {
 	name = strings.TrimSpace(name)
+	for _, m := range germanLiquidation {
+		if d, ok := cutSuffixFold(name, m); ok {
+			name, liquidating = strings.TrimRight(strings.TrimSpace(d), ","), true
+			break
+		}
+	}
 	for _, f := range germanForms {
-		if strings.HasSuffix(name, f.suffix) {
-			d := strings.TrimSpace(strings.TrimSuffix(name, f.suffix))
-			d = strings.TrimRight(d, ",")
+		if d, ok := cutSuffixFold(name, f.suffix); ok {
+			d = strings.TrimRight(strings.TrimSpace(d), ",")
 			if d != "" {
-				return d, f.form
+				return d, f.form, liquidating
 			}
 		}
 	}
-	return name, ""
+	return name, "", liquidating
+}
+
+// cutSuffixFold cuts suffix off s, ignoring case, when it is a whole word
+// (after a space, or after a letter for "mbH" in a compound).
+func cutSuffixFold(s, suffix string) (string, bool) {
+	if len(s) <= len(suffix) || !strings.EqualFold(s[len(s)-len(suffix):], suffix) {
+		return s, false
+	}
+	rest := s[:len(s)-len(suffix)]
+	if !strings.HasSuffix(rest, " ") && !strings.HasSuffix(rest, ",") {
+		return s, false
+	}
+	return rest, true
 }
 
 // ukForms map Companies House company categories to the short legal form.
@@ -76,63 +121,22 @@ func ukForm(category string) string {
 	return strings.TrimSpace(category)
 }
 
-// ukSuffixes end UK company names; the display name drops them.
-var ukSuffixes = []string{" LIMITED", " LTD.", " LTD", " PLC", " P.L.C.", " LLP", " CIC", " C.I.C."}
+// ukSuffixes end UK company names; the display name drops them, longest
+// first. Welsh companies may end in "Cyfyngedig" or "Cyf" (Companies Act
+// 2006 s.59).
+var ukSuffixes = []string{
+	" COMMUNITY INTEREST COMPANY", " LIMITED LIABILITY PARTNERSHIP", " PUBLIC LIMITED COMPANY", " CYFYNGEDIG", " LIMITED",
+	" LTD.", " LTD", " PLC.", " PLC", " P.L.C.", " LLP", " L.L.P.", " CIC", " C.I.C.", " CYF", " LP",
+}
 
 // ukDisplayName drops the legal suffix: "THORNBURY & HALE JOINERY LTD" →
 // "THORNBURY & HALE JOINERY".
 func ukDisplayName(name string) string {
 	u := strings.ToUpper(name)
 	for _, s := range ukSuffixes {
-		if strings.HasSuffix(u, s) {
-			return strings.TrimSpace(name[:len(name)-len(s)])
+		if strings.HasSuffix(u, s) && len(u) > len(s) {
+			return strings.TrimRight(strings.TrimSpace(name[:len(name)-len(s)]), ",")
 		}
 	}
 	return name
-}
-
-// smallWords stay lower case inside a title-cased name.
-var smallWords = map[string]bool{"and": true, "of": true, "the": true, "for": true, "in": true, "on": true, "at": true, "by": true, "de": true, "la": true, "le": true, "du": true, "des": true, "von": true, "und": true}
-
-// upperWords stay upper case.
-var upperWords = map[string]bool{"UK": true, "GB": true, "PLC": true, "LLP": true, "CIC": true, "IT": true, "BBQ": true, "TV": true, "DIY": true, "HR": true, "MOT": true, "B&B": true, "LP": true, "CIO": true}
-
-// titleCase turns an all-capitals register name into normal case:
-// "THORNBURY & HALE JOINERY LTD" → "Thornbury & Hale Joinery Ltd". Names
-// that are already mixed case are left alone.
-func titleCase(s string) string {
-	if strings.ToUpper(s) != s {
-		return s
-	}
-	words := strings.Fields(s)
-	for i, w := range words {
-		switch {
-		case upperWords[w]:
-		case i > 0 && smallWords[strings.ToLower(w)] && !strings.HasSuffix(words[i-1], ","):
-			words[i] = strings.ToLower(w)
-		case w == "LTD" || w == "LTD.":
-			words[i] = "Ltd"
-		default:
-			words[i] = capitalizeWord(w)
-		}
-	}
-	return strings.Join(words, " ")
-}
-
-// capitalizeWord upper-cases the first letter of each part of a word and
-// lower-cases the rest ("O'NEILL" → "O'Neill", "SMITH-JONES" → "Smith-Jones").
-func capitalizeWord(w string) string {
-	rs := []rune(strings.ToLower(w))
-	start := true
-	for i, r := range rs {
-		if unicode.IsLetter(r) {
-			if start {
-				rs[i] = unicode.ToUpper(r)
-			}
-			start = false
-		} else {
-			start = r == '-' || r == '\'' || r == '(' || r == '/' || r == '.'
-		}
-	}
-	return string(rs)
 }

@@ -149,9 +149,9 @@ func (o *OffeneRegister) Brief(raw Raw) (Brief, bool) {
 			return Brief{}, false
 		}
 	}
-	display, _ := splitGermanForm(name)
+	display, _, liquidating := splitGermanForm(caseName(name, "de"))
 	return Brief{Key: orKey(court, a.RegisterArt, number), Name: display, Locality: germanAddress(l.RegisteredAddress, "").Locality,
-		Active: orActive(strings.TrimSpace(l.CurrentStatus))}, true
+		Active: orActive(strings.TrimSpace(l.CurrentStatus)) && !liquidating}, true
 }
 
 // deKey is the identity key of a German register entry named elsewhere:
@@ -251,8 +251,15 @@ func (o *OffeneRegister) record(b []byte, line int) (*Record, error) {
 		}
 		retrieved = t
 	}
-	display, form := splitGermanForm(name)
+	legal := caseName(name, "de")
+	display, form, liquidating := splitGermanForm(legal)
 	status := strings.TrimSpace(l.CurrentStatus)
+	active := orActive(status)
+	if liquidating && active {
+		// D93: a company being wound up is left out as a dissolved one
+		// is; its name says so ("i.L."), the status column does not.
+		active, status = false, "in Liquidation"
+	}
 	r := &Record{
 		Source:       o.kind.Name,
 		File:         o.file,
@@ -262,11 +269,11 @@ func (o *OffeneRegister) record(b []byte, line int) (*Record, error) {
 		Language:     o.kind.Language,
 		TimeZone:     o.kind.TimeZone,
 		Register:     schemas.Register{Type: typ, Court: "Amtsgericht " + court, Section: a.RegisterArt, Number: number},
-		LegalName:    name,
+		LegalName:    legal,
 		LegalForm:    form,
 		Name:         display,
 		Status:       status,
-		Active:       orActive(status),
+		Active:       active,
 		RetrievedAt:  retrieved,
 		Address:      germanAddress(l.RegisteredAddress, a.FederalState),
 		Warnings:     warnings,

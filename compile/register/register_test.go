@@ -199,7 +199,7 @@ func TestNames(t *testing.T) {
 		{"Turnverein 1860 e.V.", "Turnverein 1860", "e.V."},
 		{"Bäckerei Sonnenschein", "Bäckerei Sonnenschein", ""},
 	} {
-		if d, f := splitGermanForm(tc.in); d != tc.display || f != tc.form {
+		if d, f, _ := splitGermanForm(tc.in); d != tc.display || f != tc.form {
 			t.Errorf("%q → %q, %q", tc.in, d, f)
 		}
 	}
