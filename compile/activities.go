@@ -10,7 +10,7 @@ import (
 )
 
 // The two checked tables that give a compiled company its category
-// (issue 16, decision D94): activity codes (UK SIC 2007, NACE Rev. 2 /
+// (issue 16, decision D99): activity codes (UK SIC 2007, NACE Rev. 2 /
 // WZ 2008 / NAF) to categories, and words in company names to categories
 // for registers without codes. They are data, read once, and checked
 // against the taxonomy by TestActivityTable and TestNameWordTable.
@@ -100,7 +100,7 @@ func isNACEClass(s string) bool {
 }
 
 // lookup finds a code's row: a SIC subclass as itself, then by its NACE
-// class (its first four digits, D94); a NACE class as itself.
+// class (its first four digits, D99); a NACE class as itself.
 func (t activityTable) lookup(sic, nace string) (activity, bool) {
 	if a, ok := t[sic]; ok && sic != "" {
 		return a, true
@@ -152,7 +152,7 @@ func sicOf(activity string) string {
 	return ""
 }
 
-// ForRecord picks the categories of a register record (D94): each activity
+// ForRecord picks the categories of a register record (D99): each activity
 // code through the activity table (a code the table does not list through
 // the taxonomy's NACE lists), in the register's order, without repeats; a
 // broad code gives way to what the name's words say in the same sector

@@ -9,7 +9,7 @@ import (
 	"github.com/daawid/registry/schemas/taxonomy"
 )
 
-// TestActivityTable checks activities.tsv (D94): every row names a
+// TestActivityTable checks activities.tsv (D99): every row names a
 // category of the taxonomy, and every UK SIC 2007 code the fixtures and
 // the labelled set use has a row, as itself or as its NACE class.
 func TestActivityTable(t *testing.T) {
@@ -53,7 +53,7 @@ func TestActivityTable(t *testing.T) {
 	}
 }
 
-// TestNameWordTable checks namewords.tsv (D94): every row names a category
+// TestNameWordTable checks namewords.tsv (D99): every row names a category
 // of the taxonomy, in a language a register compiles in, with no stem
 // listed twice for one language and match.
 func TestNameWordTable(t *testing.T) {

@@ -29,7 +29,7 @@ type wordIndex struct {
 	byWord map[string]string
 }
 
-// NewCategorizer uses the checked activity and name-word tables (D94) and
+// NewCategorizer uses the checked activity and name-word tables (D99) and
 // the taxonomy's NACE classes, labels and everyday words. The tables are
 // embedded data: a bad row is a defect of the build, which the tables'
 // tests catch, so it panics here with the row's line.

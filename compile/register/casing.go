@@ -8,7 +8,7 @@ import (
 
 // Registers that keep names in capitals (Companies House, SIRENE, some
 // German rows) are cased here the way people write the names (issue 16,
-// decision D92): legal forms in their usual spelling, initials and clear
+// decision D97): legal forms in their usual spelling, initials and clear
 // acronyms in capitals, Mc/Mac and O' names, roman numerals, small words in
 // lower case inside a name. A name that already has a lower-case letter is
 // the company's own spelling and is left alone.
@@ -26,7 +26,7 @@ var legalWords = map[string]string{
 }
 
 // acronyms stay in capitals. "IT" is here: in a company name it is far
-// more often information technology than the pronoun (D92).
+// more often information technology than the pronoun (D97).
 var acronyms = map[string]bool{
 	"UK": true, "GB": true, "USA": true, "EU": true, "BBC": true, "IT": true, "TV": true, "DIY": true, "HR": true, "MOT": true,
 	"BBQ": true, "B&B": true, "PR": true, "NHS": true, "PC": true, "CCTV": true, "HGV": true, "LGV": true, "GP": true, "UPVC": true,

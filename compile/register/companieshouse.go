@@ -226,7 +226,7 @@ func ukActive(status string) bool {
 	return !strings.HasPrefix(s, "dissolved") && !strings.Contains(s, "converted") && !strings.Contains(s, "closed") && s != "removed"
 }
 
-// leftOut applies D93 to a row: a company in liquidation or receivership,
+// leftOut applies D98 to a row: a company in liquidation or receivership,
 // or a dormant one (SIC 99999 "Dormant Company", 74990 "Non-trading
 // company", or accounts filed as DORMANT), is not a trading business and
 // is left out of the registry as a dissolved one is. It returns the status

@@ -113,7 +113,7 @@ func recordOf(t *testing.T, r labelledRow) *register.Record {
 
 // TestLabelled measures display names and categories against a labelled
 // set of register rows, as an analyst expects them (issue 16's "Must
-// show"; D92, D94): at least 97 % of names and 90 % of categories right.
+// show"; D97, D99): at least 97 % of names and 90 % of categories right.
 // It prints the accuracy and every row that is still wrong.
 func TestLabelled(t *testing.T) {
 	rows := readLabelled(t)

@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// Display names drop the legal form; the legal name keeps it (D92): a
+// Display names drop the legal form; the legal name keeps it (D97): a
 // reader looking for "Thornbury & Hale Joinery" wants the business, and
 // the operator section says "Thornbury & Hale Joinery Ltd" with the form.
 
@@ -53,7 +53,7 @@ var germanForms = []struct{ suffix, form string }{
 }
 
 // germanLiquidation are the words a German register adds to the name of a
-// company being wound up ("Altstadt Gastro GmbH i.L."); D93 leaves such
+// company being wound up ("Altstadt Gastro GmbH i.L."); D98 leaves such
 // companies out.
 var germanLiquidation = []string{"in Liquidation", "in Abwicklung", "i. L.", "i.L.", "i.Liq.", "in Liqu."}
 

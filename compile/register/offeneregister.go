@@ -256,7 +256,7 @@ func (o *OffeneRegister) record(b []byte, line int) (*Record, error) {
 	status := strings.TrimSpace(l.CurrentStatus)
 	active := orActive(status)
 	if liquidating && active {
-		// D93: a company being wound up is left out as a dissolved one
+		// D98: a company being wound up is left out as a dissolved one
 		// is; its name says so ("i.L."), the status column does not.
 		active, status = false, "in Liquidation"
 	}
