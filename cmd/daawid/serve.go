@@ -29,6 +29,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	base := fs.String("base-url", "", "the registry's base URL (default: http://ADDR for a local address, else "+render.DefaultBaseURL+")")
 	keysFile := fs.String("keys", "", "buyer key store (daawid keys); empty closes the exports and the change feed")
 	reports := fs.String("reports", "", "folder for reports made on /{slug}/report (default: OUT/../reports)")
+	ownerInbox := fs.String("owner-inbox", "", "the pipeline's owner inbox folder, where claims and owner-tool changes go (the pipeline's --owner-inbox); empty: none taken")
 	counts := fs.String("counts", "", "folder for read counts and the search log (default: OUT/../counts)")
 	noLimit := fs.Bool("no-limit", false, "no fair-use limit (for load benchmarks only)")
 	crawlerRanges := fs.String("crawler-ranges", "", `JSON file of the address ranges crawler operators publish, {"openai": ["CIDR", …], …}: a claimed crawler gets an allowance of its own only from its ranges (MCP-80); none by default`)
@@ -60,7 +61,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	parent := filepath.Dir(filepath.Clean(*out))
 	cfg := server.Config{Out: *out, Addr: *addr, MetricsAddr: *metrics, Site: site, Keys: *keysFile,
-		Reports: orDefault(*reports, filepath.Join(parent, "reports")), Counts: orDefault(*counts, filepath.Join(parent, "counts")), NoLimit: *noLimit, Log: log, DocCache: max(0, *docCache),
+		Reports: orDefault(*reports, filepath.Join(parent, "reports")), OwnerInbox: *ownerInbox, Counts: orDefault(*counts, filepath.Join(parent, "counts")), NoLimit: *noLimit, Log: log, DocCache: max(0, *docCache),
 		CrawlerRanges: *crawlerRanges}
 	cfg.Actions = server.ActionsConfig{RunsDB: orDefault(*runsDB, filepath.Join(parent, "runs", "runs.db")),
 		SecretFile: orDefault(*secretFile, filepath.Join(parent, "runs", "secret")), CreateSecret: *secretFile == "",

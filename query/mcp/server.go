@@ -17,6 +17,7 @@ import (
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/actions"
 	"github.com/daawid/registry/query/auth"
+	"github.com/daawid/registry/query/inbox"
 	"github.com/daawid/registry/schemas"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -37,6 +38,9 @@ type Options struct {
 	// Auth is the authorization server the owner tools' tokens come from
 	// (§7.2); nil: no owner tools are listed, and a token is not looked at.
 	Auth *auth.Server
+	// Inbox is where the owner tools' edits go into the pipeline (D95);
+	// nil: the changing owner tools answer unavailable.
+	Inbox *inbox.Inbox
 	// SDKOnly turns the fast path of get_entry off (fast.go), to compare
 	// it with the SDK's answers.
 	SDKOnly bool

@@ -19,6 +19,7 @@ import (
 	"github.com/daawid/registry/query/actions"
 	"github.com/daawid/registry/query/counting"
 	"github.com/daawid/registry/query/fairuse"
+	"github.com/daawid/registry/query/inbox"
 	"github.com/daawid/registry/render"
 	"github.com/gin-gonic/gin"
 )
@@ -48,6 +49,9 @@ type Config struct {
 	// Actions runs the requests (§7.6); nil: the request routes and pages
 	// answer unavailable.
 	Actions *actions.Service
+	// Inbox is where claims and confirmed owner changes go into the
+	// pipeline (D95, D96); nil: claims answer unavailable.
+	Inbox *inbox.Inbox
 }
 
 // Server holds the routes.

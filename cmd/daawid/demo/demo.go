@@ -137,7 +137,7 @@ func (d *Demo) Serve(ctx context.Context, cfg ServeConfig) error {
 	}
 	defer catcher.Close()
 	scfg := server.Config{Out: d.Out, Addr: cfg.Addr, MetricsAddr: cfg.MetricsAddr, Site: d.Site, Keys: filepath.Join(d.Dir, "keys.json"), DocCache: 64 << 20,
-		Reports: filepath.Join(d.Dir, "reports"), Counts: filepath.Join(d.Dir, "counts"), Log: cfg.Log,
+		Reports: filepath.Join(d.Dir, "reports"), OwnerInbox: filepath.Join(d.Dir, "inbox"), Counts: filepath.Join(d.Dir, "counts"), Log: cfg.Log,
 		Actions: server.ActionsConfig{RunsDB: filepath.Join(d.Dir, "runs", "runs.db"), SecretFile: filepath.Join(d.Dir, "runs", "secret"), CreateSecret: true,
 			SMTP: catcher.URL()},
 		// The demo's apps may name themselves by a metadata document on

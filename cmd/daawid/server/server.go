@@ -8,11 +8,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/counting"
 	"github.com/daawid/registry/query/fairuse"
+	"github.com/daawid/registry/query/inbox"
 	qmcp "github.com/daawid/registry/query/mcp"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
@@ -25,9 +27,12 @@ type Config struct {
 	MetricsAddr string // "" no metrics listener
 	Site        render.Site
 	Keys        string // buyer key store; "" closes the exports
-	Reports     string // where reports go
-	Counts      string // where read counts go; "" counts nothing
-	NoLimit     bool   // no fair-use limit (benchmarks against a static server)
+	Reports     string // where reports go, and the events file (events.jsonl) the pipeline reads
+	// OwnerInbox is the pipeline's owner inbox folder, where claims and
+	// the owner tools' edits go (D95, D96); "": none taken.
+	OwnerInbox string
+	Counts     string // where read counts go; "" counts nothing
+	NoLimit    bool   // no fair-use limit (benchmarks against a static server)
 	// CrawlerRanges is a JSON file of the address ranges crawler operators
 	// publish (fairuse.ParseRanges): a claimed crawler is believed only
 	// from them (MCP-80); "": no claim is believed.
@@ -70,6 +75,9 @@ func Run(ctx context.Context, cfg Config) error {
 	svc := query.NewService(snaps, cfg.Site)
 	reg := newRegistry(svc, snaps)
 	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg), TrustedProxies: cfg.TrustedProxies}
+	if cfg.OwnerInbox != "" && cfg.Reports != "" {
+		rcfg.Inbox = &inbox.Inbox{Dir: cfg.OwnerInbox, Events: filepath.Join(cfg.Reports, "events.jsonl")}
+	}
 	if !cfg.NoLimit {
 		ranges, err := loadRanges(cfg.CrawlerRanges)
 		if err != nil {
@@ -99,7 +107,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	mopt := qmcp.Options{Allow: srv.ReadAllowed, Count: srv.CountRead, Actions: rcfg.Actions, Platform: srv.ReaderCategory}
+	mopt := qmcp.Options{Allow: srv.ReadAllowed, Count: srv.CountRead, Actions: rcfg.Actions, Platform: srv.ReaderCategory, Inbox: rcfg.Inbox}
 	if cfg.Actions.RunsDB != "" {
 		authSrv, stopAuth, err := startAuth(ctx, cfg, log)
 		if err != nil {
