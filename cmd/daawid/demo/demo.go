@@ -114,13 +114,13 @@ func (d *Demo) publish(regs []string, stdout io.Writer) error {
 
 // ServeConfig is how a prepared demo is served.
 type ServeConfig struct {
-	Addr        string // address to serve on
+	Addr string // address to serve on
 	// Metrics serves the server's and the schedule's metrics at /metrics
 	// on Addr; the demo binds no second port (issue 16), so that two
 	// demos run side by side.
 	Metrics bool
-	Log         *slog.Logger
-	Stdout      io.Writer // where the addresses to try are printed
+	Log     *slog.Logger
+	Stdout  io.Writer // where the addresses to try are printed
 }
 
 // Serve runs the schedule and serves the demo's publications until ctx

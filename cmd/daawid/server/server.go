@@ -31,11 +31,11 @@ type Config struct {
 	// Collectors are more metrics for the same registry (the demo's
 	// schedule registers its run metrics).
 	Collectors []prometheus.Collector
-	Site        render.Site
-	Keys        string // buyer key store; "" closes the exports
-	Reports     string // where reports go
-	Counts      string // where read counts go; "" counts nothing
-	NoLimit     bool   // no fair-use limit (benchmarks against a static server)
+	Site       render.Site
+	Keys       string // buyer key store; "" closes the exports
+	Reports    string // where reports go
+	Counts     string // where read counts go; "" counts nothing
+	NoLimit    bool   // no fair-use limit (benchmarks against a static server)
 	// CrawlerRanges is a JSON file of the address ranges crawler operators
 	// publish (fairuse.ParseRanges): a claimed crawler is believed only
 	// from them (MCP-80); "": no claim is believed.
