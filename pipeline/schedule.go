@@ -192,6 +192,9 @@ type ScheduleConfig struct {
 	Log        *slog.Logger
 	// Clock gives each run its instant (tests); nil is time.Now.
 	Clock func() time.Time
+	// Metrics, when set, record every run (issue 16); the caller
+	// registers them with its own registry.
+	Metrics *Metrics
 }
 
 // Schedule runs the pipeline on its schedule until ctx ends; then it
@@ -233,7 +236,13 @@ func Schedule(ctx context.Context, cfg ScheduleConfig) error {
 			} else {
 				rc.Publish.Exports, rc.Publish.Delta = true, false
 			}
+			log.Debug("run starting", "kind", kind, "now", rc.Compile.Now)
+			start := time.Now()
 			rep, err := Run(runCtx, rc, kind)
+			// The metrics' times are the wall clock's, not the run's
+			// instant: an operator asks when the last good run really was.
+			end := time.Now()
+			cfg.Metrics.observe(kind, rep, err, end, end.Sub(start))
 			switch {
 			case errors.Is(err, ErrLocked):
 				log.Info("run skipped: another holds the lock", "kind", kind)

@@ -40,7 +40,7 @@ func runPipeline(args []string, stdout, stderr io.Writer) int {
 		return compileMain("pipeline "+args[0], args[1:], true, stdout, stderr)
 	}
 	fmt.Fprintln(stderr, "usage: daawid pipeline run|schedule --state DIR --out DIR [--site-url URL] [--static DIR] [--exports] [--keep N] [the compile command's source flags]")
-	fmt.Fprintln(stderr, "       daawid pipeline schedule also takes --cron SPEC (default \"0 3 * * *\") and --tz ZONE (default Europe/Berlin)")
+	fmt.Fprintln(stderr, "       daawid pipeline schedule also takes --cron SPEC (default \"0 3 * * *\"), --tz ZONE (default Europe/Berlin) and --metrics-addr HOST:PORT; all take --log-level debug|info|warn|error")
 	return 2
 }
 
@@ -58,7 +58,9 @@ type compileRun struct {
 	exports, delta       bool
 	keep                 int
 	// Of pipeline schedule only.
-	cronSpec, tz string
+	cronSpec, tz, metricsAddr string
+	// logLevel is the level of the JSON log lines (--log-level).
+	logLevel slog.Level
 }
 
 // compileMain runs a compile, and a publication after it when publish is
@@ -126,12 +128,14 @@ func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*
 	var out, siteURL, static *string
 	var exports, deltaFlag *bool
 	var keep *int
-	var cronSpec, tz *string
+	var cronSpec, tz, metricsAddr *string
 	schedule := name == "pipeline schedule"
 	if schedule {
 		cronSpec = fs.String("cron", "0 3 * * *", "the nightly run's cron spec")
 		tz = fs.String("tz", "Europe/Berlin", "the time zone of the cron spec")
+		metricsAddr = fs.String("metrics-addr", "", "address of the Prometheus metrics listener (/metrics): last success, step durations, rows, publication age, feed sequence; a private address, never a public one; empty: none")
 	}
+	logLevel := fs.String("log-level", "info", "level of the JSON log lines: debug, info, warn or error")
 	if publish {
 		keep = fs.Int("keep", 0, "keep the newest N publications (0: all); the current one is always kept")
 		exports = fs.Bool("exports", false, "write the full Parquet bulk exports (the nightly publication)")
@@ -171,14 +175,19 @@ func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*
 		fmt.Fprintf(stderr, "%s: %v\n", "daawid "+name, err)
 		return nil, 2
 	}
+	level, err := parseLevel(*logLevel)
+	if err != nil {
+		fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
+		return nil, 2
+	}
 	cfg := pipeline.CompileConfig{StateDir: *state, Registers: registers, OwnerInbox: *inbox, Verification: verification, Seed: *seed, Now: now,
 		MemoryLimit: *memLimit << 20, MaxBadRows: maxBad}
-	r := &compileRun{name: name, schedule: schedule, cfg: cfg, websites: *websites, jsonOut: *jsonOut, cpuProfile: *cpuProfile}
+	r := &compileRun{name: name, schedule: schedule, cfg: cfg, websites: *websites, jsonOut: *jsonOut, cpuProfile: *cpuProfile, logLevel: level}
 	if publish {
 		r.out, r.siteURL, r.static, r.exports, r.delta, r.keep = *out, *siteURL, *static, *exports, *deltaFlag, *keep
 	}
 	if schedule {
-		r.cronSpec, r.tz = *cronSpec, *tz
+		r.cronSpec, r.tz, r.metricsAddr = *cronSpec, *tz, *metricsAddr
 	}
 	return r, 0
 }
@@ -188,7 +197,7 @@ func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*
 // function it returns finishes the bar.
 func (r *compileRun) logAndProgress(stderr io.Writer, tty bool) (finish func()) {
 	if !tty {
-		r.cfg.Log = slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		r.cfg.Log = slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: r.logLevel}))
 		r.cfg.Progress = func(n int64) { r.cfg.Log.Info("progress", "rows", n) }
 		return func() {}
 	}
@@ -255,24 +264,6 @@ func (r *compileRun) runConfig(stderr io.Writer, tty bool) (pipeline.RunConfig, 
 		Publish: pipeline.PublishConfig{StateDir: r.cfg.StateDir, OutDir: r.out, Site: site, Log: r.cfg.Log, Static: r.static, Exports: r.exports, Delta: r.delta}}
 	rc.Publish.Progress = progress.Publish(stderr, tty, r.cfg.Log)
 	return rc, nil
-}
-
-// runSchedule runs pipeline schedule until ctx ends: the nightly run rc
-// at --cron in --tz, the delta run every minute and retention. It logs
-// JSON lines only, as a service does, and returns the exit code.
-func (r *compileRun) runSchedule(ctx context.Context, rc pipeline.RunConfig, stderr io.Writer) int {
-	loc, err := time.LoadLocation(r.tz)
-	if err != nil {
-		fmt.Fprintf(stderr, "daawid %s: --tz %q: %v\n", r.name, r.tz, err)
-		return 2
-	}
-	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	rc.Compile.Log, rc.Publish.Log, rc.Compile.Progress = log, log, nil
-	if err := pipeline.Schedule(ctx, pipeline.ScheduleConfig{Nightly: rc, Spec: r.cronSpec, Location: loc, Log: log}); err != nil {
-		fmt.Fprintf(stderr, "daawid %s: %v\n", r.name, err)
-		return 1
-	}
-	return 0
 }
 
 // printRun prints a run's reports: as JSON (the compile's alone, or both

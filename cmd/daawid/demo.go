@@ -30,9 +30,9 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	addr := flags.String("addr", "localhost:8080", "address to serve on")
 	once := flags.Bool("once", false, "compile and publish into --dir, then exit without serving")
 	base := flags.String("base-url", "", "the registry's base URL (default: http://ADDR for a local address; "+render.DefaultBaseURL+" reproduces the contract's examples byte for byte)")
-	metrics := flags.String("metrics-addr", "localhost:0", "address of the Prometheus metrics listener (default: a free port on loopback, printed at start, so two demos run side by side); empty: none")
+	metrics := flags.Bool("metrics", true, "serve the server's and the schedule's Prometheus metrics at /metrics on --addr (the demo binds no other port)")
 	if err := flags.Parse(args); err != nil || flags.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: daawid demo [--dir DIR] [--addr HOST:PORT] [--once] [--base-url URL]")
+		fmt.Fprintln(stderr, "usage: daawid demo [--dir DIR] [--addr HOST:PORT] [--once] [--base-url URL] [--metrics=false]")
 		return 2
 	}
 	fail := func(err error) int { fmt.Fprintf(stderr, "daawid demo: %v\n", err); return 1 }
@@ -57,7 +57,7 @@ func runDemo(args []string, stdout, stderr io.Writer) int {
 	log, _ := newLogger(stderr, "info")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := d.Serve(ctx, demo.ServeConfig{Addr: *addr, MetricsAddr: *metrics, Log: log, Stdout: stdout}); err != nil {
+	if err := d.Serve(ctx, demo.ServeConfig{Addr: *addr, Metrics: *metrics, Log: log, Stdout: stdout}); err != nil {
 		return fail(err)
 	}
 	return 0

@@ -25,7 +25,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "out", "the publications' folder (the pipeline's --out)")
 	addr := fs.String("addr", "localhost:8080", "address to serve on")
-	metrics := fs.String("metrics-addr", "localhost:9464", "address of the Prometheus metrics listener; empty: none")
+	metrics := fs.String("metrics-addr", "localhost:9464", "address of the Prometheus metrics listener, with the profiles; keep it private: /metrics must not be public; empty: none")
+	metricsOnServe := fs.Bool("metrics-on-serve", false, "also serve /metrics on --addr (only where --addr is not reachable from the internet, as in the demo)")
 	base := fs.String("base-url", "", "the registry's base URL (default: http://ADDR for a local address, else "+render.DefaultBaseURL+")")
 	keysFile := fs.String("keys", "", "buyer key store (daawid keys); empty closes the exports and the change feed")
 	reports := fs.String("reports", "", "folder for reports made on /{slug}/report (default: OUT/../reports)")
@@ -60,7 +61,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	parent := filepath.Dir(filepath.Clean(*out))
-	cfg := server.Config{Out: *out, Addr: *addr, MetricsAddr: *metrics, Site: site, Keys: *keysFile,
+	cfg := server.Config{Out: *out, Addr: *addr, MetricsAddr: *metrics, MetricsOnServe: *metricsOnServe, Site: site, Keys: *keysFile,
 		Reports: orDefault(*reports, filepath.Join(parent, "reports")), OwnerInbox: *ownerInbox, Counts: orDefault(*counts, filepath.Join(parent, "counts")), NoLimit: *noLimit, Log: log, DocCache: max(0, *docCache),
 		CrawlerRanges: *crawlerRanges}
 	cfg.Actions = server.ActionsConfig{RunsDB: orDefault(*runsDB, filepath.Join(parent, "runs", "runs.db")),
@@ -90,9 +91,9 @@ func orDefault(v, def string) string {
 }
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(level)); err != nil {
-		return nil, fmt.Errorf("--log-level %q: %w", level, err)
+	l, err := parseLevel(level)
+	if err != nil {
+		return nil, err
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/daawid/registry/pipeline"
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/render"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Demo is a prepared demo directory.
@@ -113,10 +114,13 @@ func (d *Demo) publish(regs []string, stdout io.Writer) error {
 
 // ServeConfig is how a prepared demo is served.
 type ServeConfig struct {
-	Addr        string // address to serve on
-	MetricsAddr string // the metrics listener's address; "" none
-	Log         *slog.Logger
-	Stdout      io.Writer // where the addresses to try are printed
+	Addr string // address to serve on
+	// Metrics serves the server's and the schedule's metrics at /metrics
+	// on Addr; the demo binds no second port (issue 16), so that two
+	// demos run side by side.
+	Metrics bool
+	Log     *slog.Logger
+	Stdout  io.Writer // where the addresses to try are printed
 }
 
 // Serve runs the schedule and serves the demo's publications until ctx
@@ -128,6 +132,7 @@ func (d *Demo) Serve(ctx context.Context, cfg ServeConfig) error {
 	defer stop()
 	sched := d.Schedule
 	sched.Log = cfg.Log
+	sched.Metrics = pipeline.NewMetrics(d.Out)
 	schedDone := make(chan error, 1)
 	go func() { schedDone <- pipeline.Schedule(ctx, sched) }()
 	maildir := filepath.Join(d.Dir, "mail")
@@ -136,7 +141,7 @@ func (d *Demo) Serve(ctx context.Context, cfg ServeConfig) error {
 		return fmt.Errorf("mail catcher: %w", err)
 	}
 	defer catcher.Close()
-	scfg := server.Config{Out: d.Out, Addr: cfg.Addr, MetricsAddr: cfg.MetricsAddr, Site: d.Site, Keys: filepath.Join(d.Dir, "keys.json"), DocCache: 64 << 20,
+	scfg := server.Config{Out: d.Out, Addr: cfg.Addr, MetricsOnServe: cfg.Metrics, Collectors: []prometheus.Collector{sched.Metrics}, Site: d.Site, Keys: filepath.Join(d.Dir, "keys.json"), DocCache: 64 << 20,
 		Reports: filepath.Join(d.Dir, "reports"), OwnerInbox: filepath.Join(d.Dir, "inbox"), Counts: filepath.Join(d.Dir, "counts"), Log: cfg.Log,
 		Actions: server.ActionsConfig{RunsDB: filepath.Join(d.Dir, "runs", "runs.db"), SecretFile: filepath.Join(d.Dir, "runs", "secret"), CreateSecret: true,
 			SMTP: catcher.URL()},

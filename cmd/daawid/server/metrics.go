@@ -49,6 +49,24 @@ func startMetrics(addr string, reg *prometheus.Registry, log *slog.Logger) (*htt
 	return ms, nil
 }
 
+// withMetrics puts /metrics in front of the routes when on is set (the
+// demo's one port), and leaves them alone otherwise. The path is matched
+// before Gin, so it adds no route to the public route table (the routes
+// and the OpenAPI paths stay equal) and no other path is touched.
+func withMetrics(routes http.Handler, reg *prometheus.Registry, on bool) http.Handler {
+	if !on {
+		return routes
+	}
+	metrics := promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" {
+			metrics.ServeHTTP(w, r)
+			return
+		}
+		routes.ServeHTTP(w, r)
+	})
+}
+
 // docCacheMetrics export the document cache's work (D74): reads, misses,
 // entries and bytes held, from one reading of its statistics a scrape.
 type docCacheMetrics struct {

@@ -18,6 +18,7 @@ import (
 	qmcp "github.com/daawid/registry/query/mcp"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Config is what the server runs with.
@@ -25,9 +26,16 @@ type Config struct {
 	Out         string // the publications' folder ({out}/current)
 	Addr        string
 	MetricsAddr string // "" no metrics listener
-	Site        render.Site
-	Keys        string // buyer key store; "" closes the exports
-	Reports     string // where reports go, and the events file (events.jsonl) the pipeline reads
+	// MetricsOnServe also serves /metrics on Addr, the public listener:
+	// the demo does, on loopback, so that it binds one port only. In
+	// production the metrics stay on MetricsAddr, a private address.
+	MetricsOnServe bool
+	// Collectors are more metrics for the same registry (the demo's
+	// schedule registers its run metrics).
+	Collectors []prometheus.Collector
+	Site       render.Site
+	Keys       string // buyer key store; "" closes the exports
+	Reports    string // where reports go, and the events file (events.jsonl) the pipeline reads
 	// OwnerInbox is the pipeline's owner inbox folder, where claims and
 	// the owner tools' edits go (D95, D96); "": none taken.
 	OwnerInbox string
@@ -74,6 +82,7 @@ func Run(ctx context.Context, cfg Config) error {
 	defer snaps.Close()
 	svc := query.NewService(snaps, cfg.Site)
 	reg := newRegistry(svc, snaps)
+	reg.MustRegister(cfg.Collectors...)
 	rcfg := rest.Config{Keys: cfg.Keys, Reports: cfg.Reports, Log: log, Metrics: rest.NewMetrics(reg), TrustedProxies: cfg.TrustedProxies}
 	if cfg.OwnerInbox != "" && cfg.Reports != "" {
 		rcfg.Inbox = &inbox.Inbox{Dir: cfg.OwnerInbox, Events: filepath.Join(cfg.Reports, "events.jsonl")}
@@ -125,7 +134,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.ReadTimeout == 0 {
 		cfg.ReadTimeout = 30 * time.Second
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: cfg.ReadTimeout, IdleTimeout: 120 * time.Second,
+	hs := &http.Server{Handler: withMetrics(srv.Handler(), reg, cfg.MetricsOnServe), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: cfg.ReadTimeout, IdleTimeout: 120 * time.Second,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	ms, err := startMetrics(cfg.MetricsAddr, reg, log)
 	if err != nil {
