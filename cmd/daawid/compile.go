@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -19,7 +18,6 @@ import (
 	"github.com/daawid/registry/pipeline"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/taxonomy"
-	"golang.org/x/term"
 )
 
 // multiFlag collects a repeated flag.
@@ -72,7 +70,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	tty := isTerminal(stderr)
+	tty := progress.IsTerminal(stderr)
 	finish := r.logAndProgress(stderr, tty)
 	defer finish()
 	closeSites, err := r.openSites(ctx)
@@ -92,12 +90,12 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 		finish() // the bar's line goes before the report is printed
 		if err != nil {
 			if rep != nil { // the problems that failed the run
-				printRun(stderr, r.jsonOut, rep, nil)
+				progress.PrintRun(stderr, r.jsonOut, rep, nil)
 			}
 			fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
 			return 1
 		}
-		printRun(stdout, r.jsonOut, rep, nil)
+		progress.PrintRun(stdout, r.jsonOut, rep, nil)
 		return 0
 	}
 	rc, err := r.runConfig(stderr, tty)
@@ -114,7 +112,7 @@ func compileMain(name string, args []string, publish bool, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "daawid %s: %v\n", name, err)
 		return 1
 	}
-	printRun(stdout, r.jsonOut, rr.Compile, rr.Publish)
+	progress.PrintRun(stdout, r.jsonOut, rr.Compile, rr.Publish)
 	return 0
 }
 
@@ -264,69 +262,4 @@ func (r *compileRun) runConfig(stderr io.Writer, tty bool) (pipeline.RunConfig, 
 		Publish: pipeline.PublishConfig{StateDir: r.cfg.StateDir, OutDir: r.out, Site: site, Log: r.cfg.Log, Static: r.static, Exports: r.exports, Delta: r.delta}}
 	rc.Publish.Progress = progress.Publish(stderr, tty, r.cfg.Log)
 	return rc, nil
-}
-
-// printRun prints a run's reports: as JSON (the compile's alone, or both
-// under "compile" and "publish"), or as tables.
-func printRun(stdout io.Writer, jsonOut bool, rep *pipeline.Report, pub *pipeline.PublishReport) {
-	if jsonOut {
-		v := any(rep)
-		if pub != nil {
-			v = map[string]any{"compile": rep, "publish": pub}
-		}
-		b, _ := json.MarshalIndent(v, "", "  ")
-		fmt.Fprintln(stdout, string(b))
-		return
-	}
-	printReport(stdout, rep)
-	if pub != nil {
-		fmt.Fprintf(stdout, "publication %s (run %s)\n", pub.ID, pub.Run)
-		for _, row := range [][2]any{{"entries", pub.Entries}, {"removed", pub.Removed}, {"documents", pub.Documents},
-			{"rendered", pub.Rendered}, {"copied from the previous publication", pub.Reused}, {"bytes", pub.Bytes}} {
-			fmt.Fprintf(stdout, "  %-36s %10v\n", row[0], row[1])
-		}
-		fmt.Fprintf(stdout, "  %-36s %10.2f\n", "seconds", pub.Seconds)
-	}
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// printReport writes the run report as a table and its problems.
-func printReport(w io.Writer, r *pipeline.Report) {
-	fmt.Fprintf(w, "run %s at %s\n", r.RunID, r.Now.Format(time.RFC3339))
-	rows := [][2]any{
-		{"rows read", r.RowsRead}, {"rows skipped", r.RowsSkipped}, {"warnings (row kept)", r.Warnings},
-		{"register files skipped (unchanged)", r.FilesSkipped}, {"new entries", r.NewEntries},
-		{"new revisions", r.Compiled}, {"unchanged", r.Unchanged}, {"owner revisions merged", r.Merged},
-		{"owner revisions refused", r.Refused}, {"verification events", r.Events}, {"expired", r.Expired},
-		{"removed (dissolved)", r.Removed}, {"websites crawled", r.SitesCrawled}, {"websites matched", r.SitesMatched},
-	}
-	for _, row := range rows {
-		fmt.Fprintf(w, "  %-36s %10v\n", row[0], row[1])
-	}
-	fmt.Fprintf(w, "  %-36s %10.2f\n", "seconds (read, compile, commit, total)", r.Seconds.Total)
-	fmt.Fprintf(w, "  %-36s %.2f / %.2f / %.2f\n", "", r.Seconds.Read, r.Seconds.Compile, r.Seconds.Commit)
-	if r.RowsRead > 0 && r.Seconds.Total > 0 {
-		fmt.Fprintf(w, "  %-36s %10.0f\n", "rows per second", float64(r.RowsRead)/r.Seconds.Total)
-	}
-	if len(r.Problems) > 0 {
-		fmt.Fprintf(w, "problems (%d shown; all are in the state's refused table):\n", len(r.Problems))
-		for _, p := range r.Problems {
-			loc := p.File
-			if p.Line > 0 {
-				loc += fmt.Sprintf(":%d", p.Line)
-			}
-			if p.Path != "" {
-				loc += " " + p.Path
-			}
-			kept := ""
-			if p.Kept {
-				kept = " (kept)"
-			}
-			fmt.Fprintf(w, "  %s: %s%s\n", loc, p.Reason, kept)
-		}
-	}
 }
