@@ -111,7 +111,7 @@ func TestDemo_MainJob(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "published 85 entries") {
+	if !strings.Contains(out, "published 82 entries") {
 		t.Errorf("report: %s", out)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "static", "holzwerk-krause.md"))

@@ -227,3 +227,9 @@ func isLetters(s string) bool {
 	}
 	return s != ""
 }
+
+// CaseName cases a register name as people write it (D97) in the
+// register's language: what the readers give as legal names, so that
+// whoever declares an operator (the synthetic fixtures' owners) can write
+// it as the register reads.
+func CaseName(s, lang string) string { return caseName(s, lang) }
