@@ -19,6 +19,7 @@ import (
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/query/auth"
 	"github.com/daawid/registry/query/internal/testserver"
+	"github.com/daawid/registry/schemas"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -512,7 +513,7 @@ func TestAuth_MCP25_SecuritySchemes(t *testing.T) {
 	for _, tool := range out.Result.Tools {
 		got, _ := json.Marshal(tool.Meta["securitySchemes"])
 		want := `[{"type":"noauth"}]`
-		if tool.Name == "list_my_entries" {
+		if schemas.IsOwnerTool(tool.Name) {
 			seenOwner, want = true, `[{"scopes":["entries:write"],"type":"oauth2"}]`
 		}
 		if string(got) != want {
