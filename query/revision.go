@@ -28,6 +28,15 @@ func (r *Read) Revision(id string) (*schemas.Entry, error) {
 	return e, nil
 }
 
+// PublishedRevision is an entry's public revision exactly as the current
+// publication stores it, before any re-issue by the time guard: the
+// revision the pipeline's state holds, which an owner edit must be based
+// on (D95), and the open-format file an owner downloads (PRIV-29).
+func (r *Read) PublishedRevision(id string) (*schemas.Entry, error) {
+	e, _, err := r.storedRevision(id)
+	return e, err
+}
+
 // storedRevision is an entry's revision as the publication stores it
 // (render.KindEntry), with its document row.
 func (r *Read) storedRevision(id string) (*schemas.Entry, publication.DocRow, error) {

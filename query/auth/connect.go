@@ -60,7 +60,8 @@ func (s *Server) connectPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.signedIn {
-		s.page(w, http.StatusOK, pageData{Step: "consent", Token: r.PathValue("token"), App: a.clientName, AppURL: a.clientID})
+		s.page(w, http.StatusOK, pageData{Step: "consent", Token: r.PathValue("token"), App: a.clientName, AppURL: a.clientID,
+			Entries: s.ownedEntries(r, a.subject)})
 		return
 	}
 	s.page(w, http.StatusOK, pageData{Step: "email", Token: r.PathValue("token"), App: a.clientName, AppURL: a.clientID})
@@ -211,7 +212,7 @@ func (s *Server) connectCode(w http.ResponseWriter, r *http.Request) {
 		s.unavailable(w, "sign in", err)
 		return
 	}
-	pd.Step = "consent"
+	pd.Step, pd.Entries = "consent", s.ownedEntries(r, a.subject)
 	s.page(w, http.StatusOK, pd)
 }
 

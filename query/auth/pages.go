@@ -12,10 +12,21 @@ import (
 // together.
 
 type pageData struct {
-	// Step is "email", "code", "consent" or "error".
+	// Step is "email", "code", "consent", "waiting", "confirmed" or
+	// "error".
 	Step, Token, App, AppURL, Email, Error string
 	Home                                   string
+	// Entries are the signed-in owner's entries, offered as downloads on
+	// the consent step (PRIV-29).
+	Entries []pageEntry
+	// EntryName, EntryID, Sections and Expires describe a change waiting
+	// for the owner (MCP-26).
+	EntryName, EntryID, Expires string
+	Sections                    []string
 }
+
+// pageEntry is one of the owner's entries on the connect page.
+type pageEntry struct{ ID, Name string }
 
 var pageTemplate = template.Must(template.New("connect").Parse(`<!doctype html>
 <html lang="en">
@@ -24,7 +35,7 @@ var pageTemplate = template.Must(template.New("connect").Parse(`<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
-<title>{{if eq .Step "error"}}Cannot connect{{else}}Connect an app to Daawid{{end}}</title>
+<title>{{if eq .Step "error"}}Cannot go on{{else if or (eq .Step "waiting") (eq .Step "confirmed")}}Confirm a change to {{.EntryName}}{{else}}Connect an app to Daawid{{end}}</title>
 <style>
 :root{--brand:#1f4e79}
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;line-height:1.5;max-width:40rem;margin:0 auto;padding:1rem;color:#1a1a1a;overflow-wrap:anywhere}
@@ -45,8 +56,14 @@ footer{margin-top:2rem;border-top:1px solid #ccc;padding-top:.5rem;font-size:.9r
 <body>
 <header class="site"><a href="{{.Home}}/">Daawid</a></header>
 <main>
-{{if eq .Step "error"}}<h1>Cannot connect</h1>
+{{if eq .Step "error"}}<h1>Cannot go on</h1>
 <p class="error" role="alert">{{.Error}}</p>
+{{else if eq .Step "waiting"}}<h1>Confirm the change to {{.EntryName}}</h1>
+<p>An app you connected asks to change these sections of <strong>{{.EntryName}}</strong> (<code>{{.EntryID}}</code>): {{range $i, $s := .Sections}}{{if $i}}, {{end}}<code>{{$s}}</code>{{end}}.</p>
+<p>They go live with the next publication once you confirm. This link works once, until {{.Expires}}. If you did not ask for this change, close this page: nothing changes.</p>
+<form method="post" action="/owner/confirm/{{.Token}}"><button class="primary" type="submit">Confirm the change</button></form>
+{{else if eq .Step "confirmed"}}<h1>Change confirmed</h1>
+<p>The change to {{range $i, $s := .Sections}}{{if $i}}, {{end}}<code>{{$s}}</code>{{end}} of <strong>{{.EntryName}}</strong> (<code>{{.EntryID}}</code>) goes live with the next publication, usually within minutes.</p>
 {{else}}<h1>Connect {{.App}} to your Daawid entries</h1>
 <div class="app"><p><strong>{{.App}}</strong><br><code>{{.AppURL}}</code></p></div>
 {{if .Error}}<p class="error" role="alert">{{.Error}}</p>{{end}}
@@ -67,7 +84,10 @@ footer{margin-top:2rem;border-top:1px solid #ccc;padding-top:.5rem;font-size:.9r
 <form method="post" action="/connect/{{.Token}}/consent"><input type="hidden" name="decision" value="allow"><button class="primary" type="submit">Allow</button></form>
 <form method="post" action="/connect/{{.Token}}/consent"><input type="hidden" name="decision" value="deny"><button type="submit">Deny</button></form>
 </div>
-{{end}}{{end}}
+{{if .Entries}}<h2>Your entries in the open format</h2>
+<ul>{{range .Entries}}<li><a href="/connect/{{$.Token}}/entries/{{.ID}}.json" download>{{.Name}} ({{.ID}}).json</a></li>{{end}}</ul>
+<p>Each file is your entry as Daawid publishes it, in the open format. It does not hold what Daawid keeps private: contact points you marked private, where requests to you are delivered, and the street of an address shown only by its town. Those stay in Daawid's pipeline and are never published.</p>
+{{end}}{{end}}{{end}}
 </main>
 <footer><a href="{{.Home}}/privacy">Privacy</a></footer>
 </body>

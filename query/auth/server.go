@@ -80,6 +80,9 @@ type Server struct {
 	owners  *Owners
 	clients *clientFetcher
 	mux     *http.ServeMux
+	// registry is the registry the owner pages read and write through
+	// (UseRegistry); nil until the MCP server hands it over.
+	registry Registry
 	// mailWait, when set, receives the end of each code mail's sending,
 	// so a test can wait for it; production never sets it.
 	mailDone func()
@@ -131,7 +134,7 @@ var Paths = []string{
 	"/.well-known/oauth-authorization-server",
 	"/.well-known/oauth-protected-resource",
 	"/.well-known/oauth-protected-resource/mcp",
-	"/authorize", "/token", "/jwks", "/connect/",
+	"/authorize", "/token", "/jwks", "/connect/", "/owner/",
 }
 
 func (s *Server) routes() {
@@ -146,6 +149,9 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /connect/{token}/email", s.connectEmail)
 	m.HandleFunc("POST /connect/{token}/code", s.connectCode)
 	m.HandleFunc("POST /connect/{token}/consent", s.connectConsent)
+	m.HandleFunc("GET /connect/{token}/entries/{entry}", s.download)
+	m.HandleFunc("GET /owner/confirm/{token}", s.waitingPage)
+	m.HandleFunc("POST /owner/confirm/{token}", s.waitingConfirm)
 	s.mux = m
 }
 

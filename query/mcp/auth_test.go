@@ -18,7 +18,9 @@ import (
 
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/query/auth"
+	"github.com/daawid/registry/query/inbox"
 	"github.com/daawid/registry/query/internal/testserver"
+	"github.com/daawid/registry/schemas"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -42,10 +44,14 @@ type authRig struct {
 	mailsSeen map[string]bool
 }
 
-func newAuthRig(t *testing.T) *authRig {
+func newAuthRig(t *testing.T) *authRig { return newAuthRigOn(t, reg, "") }
+
+// newAuthRigOn is the rig over a registry r, its owner tools writing
+// into inboxDir ("" for none).
+func newAuthRigOn(t *testing.T, r *testserver.Registry, inboxDir string) *authRig {
 	t.Helper()
 	ctx := context.Background()
-	ts := testserver.New(t, reg)
+	ts := testserver.New(t, r)
 	st, err := auth.OpenStore(ctx, filepath.Join(t.TempDir(), "runs.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +91,9 @@ func newAuthRig(t *testing.T) *authRig {
 	ts.REST.MountAuth(rg.auth)
 	opt := ts.MCPOptions()
 	opt.Auth = rg.auth
+	if inboxDir != "" {
+		opt.Inbox = &inbox.Inbox{Dir: inboxDir}
+	}
 	ts.MountMCP(opt)
 	rg.http = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return rg
@@ -141,11 +150,27 @@ var sixDigits = regexp.MustCompile(`\b[0-9]{6}\b`)
 // returns where the browser is sent back to.
 func (rg *authRig) signIn(t *testing.T, challenge, decision string) *url.URL {
 	t.Helper()
+	connect, _ := rg.signedIn(t, challenge)
+	resp, body := rg.post(t, connect+"/consent", url.Values{"decision": {decision}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("consent: %d %s", resp.StatusCode, body)
+	}
+	back, err := url.Parse(resp.Header.Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+// signedIn runs the authorization request to the consent page and returns
+// the connect page's address and the consent page.
+func (rg *authRig) signedIn(t *testing.T, challenge string) (connect, consent string) {
+	t.Helper()
 	resp, body := rg.get(t, rg.authorizeURL(challenge, nil))
 	if resp.StatusCode != http.StatusSeeOther || !strings.Contains(resp.Header.Get("Location"), "/connect/") {
 		t.Fatalf("authorize: %d %s %s", resp.StatusCode, resp.Header.Get("Location"), body)
 	}
-	connect := resp.Header.Get("Location")
+	connect = resp.Header.Get("Location")
 	if _, body = rg.get(t, connect); !strings.Contains(body, "Test Assistant") {
 		t.Fatalf("MCP-16: the connect page does not name the app:\n%s", body)
 	}
@@ -166,15 +191,7 @@ func (rg *authRig) signIn(t *testing.T, challenge, decision string) *url.URL {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "Allow") || !strings.Contains(body, rg.clientID) {
 		t.Fatalf("MCP-16: after the code, no consent naming the app and its address: %d\n%s", resp.StatusCode, body)
 	}
-	resp, body = rg.post(t, connect+"/consent", url.Values{"decision": {decision}})
-	if resp.StatusCode != http.StatusSeeOther {
-		t.Fatalf("consent: %d %s", resp.StatusCode, body)
-	}
-	back, err := url.Parse(resp.Header.Get("Location"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return back
+	return connect, body
 }
 
 // tokenCall posts to the token endpoint.
@@ -512,7 +529,7 @@ func TestAuth_MCP25_SecuritySchemes(t *testing.T) {
 	for _, tool := range out.Result.Tools {
 		got, _ := json.Marshal(tool.Meta["securitySchemes"])
 		want := `[{"type":"noauth"}]`
-		if tool.Name == "list_my_entries" {
+		if schemas.IsOwnerTool(tool.Name) {
 			seenOwner, want = true, `[{"scopes":["entries:write"],"type":"oauth2"}]`
 		}
 		if string(got) != want {

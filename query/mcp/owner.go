@@ -17,19 +17,19 @@ type MyEntries struct {
 }
 
 // MyEntry is one of the owner's entries (TOOL-21): what it is, whether it
-// is live, the owner's role, and a change waiting for the owner's email
-// (nil until the owner tools that make such changes exist).
+// is live, the owner's role, and the change waiting for the owner's
+// email (MCP-26), or null.
 type MyEntry struct {
-	ID              string  `json:"id"`
-	Kind            string  `json:"kind,omitempty"`
-	Slug            string  `json:"slug,omitempty"`
-	Page            string  `json:"page,omitempty"`
-	Name            string  `json:"name,omitempty"`
-	Live            bool    `json:"live"`
-	Role            string  `json:"role"`
-	DefaultLanguage string  `json:"defaultLanguage,omitempty"`
-	Revision        int     `json:"revision,omitempty"`
-	WaitingChange   *string `json:"waitingChange"`
+	ID              string       `json:"id"`
+	Kind            string       `json:"kind,omitempty"`
+	Slug            string       `json:"slug,omitempty"`
+	Page            string       `json:"page,omitempty"`
+	Name            string       `json:"name,omitempty"`
+	Live            bool         `json:"live"`
+	Role            string       `json:"role"`
+	DefaultLanguage string       `json:"defaultLanguage,omitempty"`
+	Revision        int          `json:"revision,omitempty"`
+	WaitingChange   *WaitingInfo `json:"waitingChange"`
 }
 
 // ownerToolMeta is an owner tool's _meta: OAuth 2 with entries:write
@@ -68,6 +68,10 @@ func (t *tools) listMyEntries(ctx context.Context, req *sdk.CallToolRequest) (*s
 	if err != nil {
 		return toolError(err), nil
 	}
+	waiting, err := t.opt.Auth.WaitingOf(ctx, p.Subject, now)
+	if err != nil {
+		return toolError(err), nil
+	}
 	rd, err := t.svc.Begin(now)
 	if err != nil {
 		return toolError(err), nil
@@ -76,6 +80,9 @@ func (t *tools) listMyEntries(ctx context.Context, req *sdk.CallToolRequest) (*s
 	out := MyEntries{Entries: []MyEntry{}}
 	for _, o := range owned {
 		me := MyEntry{ID: o.EntryID, Role: o.Role}
+		if w := waiting[o.EntryID]; w != nil {
+			me.WaitingChange = &WaitingInfo{Sections: w.Sections(), ExpiresAt: w.ExpiresAt.UTC().Format("2006-01-02T15:04:05Z"), Email: w.MaskedEmail()}
+		}
 		if e, err := rd.Revision(o.EntryID); err == nil {
 			me.Kind, me.Slug, me.Name, me.DefaultLanguage, me.Revision = string(e.Kind), e.Slug, e.DisplayName, e.DefaultLanguage, e.Record.Revision
 			me.Page = t.svc.Site().PageURL(e.Slug)
@@ -98,6 +105,9 @@ func myEntriesText(m MyEntries) string {
 			live = "not live"
 		}
 		fmt.Fprintf(&b, "%d. %s (%s), %s, %s, revision %d, you are its %s: %s\n", i+1, e.Name, e.ID, e.Kind, live, e.Revision, e.Role, e.Page)
+		if w := e.WaitingChange; w != nil {
+			fmt.Fprintf(&b, "   A change to %s waits for the owner's email to %s, until %s.\n", strings.Join(w.Sections, ", "), w.Email, w.ExpiresAt)
+		}
 	}
 	return b.String()
 }

@@ -67,6 +67,10 @@ func Handler(svc *query.Service, opt Options) http.Handler {
 		})
 	}
 	if opt.Auth != nil {
+		// The owner pages (the confirmation of a waiting change, the
+		// download) read and write through the same registry (MCP-26,
+		// PRIV-29).
+		opt.Auth.UseRegistry(registryOf{svc: svc, inbox: opt.Inbox})
 		// The gate runs before the fast path and the SDK (MCP-21, MCP-23).
 		h = authGate(opt.Auth, svc.Site().MCPURL, opt.Now, h)
 	}
@@ -98,6 +102,9 @@ func newServer(svc *query.Service, opt Options) (*sdk.Server, *tools) {
 	specs := append(schemas.ReadTools(), schemas.RequestTools()...)
 	if opt.Auth != nil {
 		handlers["list_my_entries"] = t.listMyEntries
+		handlers["set_capacity"] = t.setCapacity
+		handlers["update_entry"] = t.updateEntry
+		handlers["confirm_entry"] = t.confirmEntry
 		specs = append(specs, schemas.OwnerTools()...)
 	}
 	var order []string
@@ -223,6 +230,11 @@ type ToolError struct {
 	Message           string               `json:"message"`
 	RetryAfterSeconds int                  `json:"retryAfterSeconds,omitempty"`
 	Issues            []schemas.FieldIssue `json:"issues,omitempty"`
+	// CurrentRevision and Current are what an owner tool's changed_since
+	// and invalid_input carry: the entry's revision and what the sent
+	// fields say now, in the view's shape (TOOL-28, TOOL-29).
+	CurrentRevision int                        `json:"currentRevision,omitempty"`
+	Current         map[string]json.RawMessage `json:"current,omitempty"`
 }
 
 // toolError makes an error a tool result with isError (§7.8), never a

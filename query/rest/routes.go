@@ -100,6 +100,7 @@ func (s *Server) routes() error {
 	}
 	e.POST("/token", s.authHandler)
 	e.POST("/connect/:token/:step", s.authHandler)
+	e.POST("/owner/confirm/:token", s.authHandler)
 	// Everything else: pages, documents, registry-level files.
 	e.NoRoute(s.wrap(s.pages))
 	return nil
@@ -202,6 +203,9 @@ var authGetPaths = []string{
 	"/.well-known/oauth-protected-resource",
 	"/.well-known/oauth-protected-resource/mcp",
 	"/jwks", "/authorize", "/connect/:token",
+	// The owner's download of an entry in the open format (PRIV-29) and
+	// the page that confirms a change waiting for the owner (MCP-26).
+	"/connect/:token/entries/:entry", "/owner/confirm/:token",
 }
 
 // resourceMetadataPrefix is where the MCP endpoint's protected-resource

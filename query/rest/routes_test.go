@@ -42,6 +42,9 @@ var routesOutsideOpenAPI = []struct{ method, path, why string }{
 	{"POST", "/token", "OAuth's token endpoint for the owner tools (MCP-18, MCP-19)"},
 	{"GET", "/connect/:token", "the owner's sign-in and consent page for an app (MCP-16), a page for people"},
 	{"POST", "/connect/:token/:step", "the connect page's forms: the email, the code, allow or deny (MCP-16)"},
+	{"GET", "/connect/:token/entries/:entry", "the signed-in owner's download of an entry in the open format (PRIV-29), from the connect page"},
+	{"GET", "/owner/confirm/:token", "the page an owner's email links to, showing a change that waits for the owner (MCP-26), a page for people"},
+	{"POST", "/owner/confirm/:token", "the confirmation of a waiting change (MCP-26): a POST, so mail scanners confirm nothing"},
 }
 
 // normPath is a path with every parameter as {}: OpenAPI's {x} and

@@ -96,6 +96,12 @@ func email(s string, max int) (string, string) {
 
 var phoneE164 = regexp.MustCompile(schemas.PhonePattern)
 
+// Phone is phone for the owner tools (TOOL-31): a number as pages show it
+// reduced to E.164, or what is wrong with it ("" when nothing is). The
+// requests' rule and the owner tools' are one function, so a number a
+// page shows is read the same way by both.
+func Phone(s string) (string, string) { return phone(s, 40) }
+
 // phone reduces a number as pages show it ("+49 (0)202 / 999-90 01",
 // "0049 202 9999001", "tel:+492029999001") to E.164 (D28). A number
 // without its country code is refused: a request names no country to
