@@ -25,8 +25,8 @@ import (
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/query/auth"
-	qmcp "github.com/daawid/registry/query/mcp"
 	"github.com/daawid/registry/query/internal/testserver"
+	qmcp "github.com/daawid/registry/query/mcp"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
 )
