@@ -39,7 +39,7 @@ const ownerEmail = "inhaber@holzwerk-krause.de"
 // loopback over plain http serving the pages, the MCP endpoint and the
 // authorization server in test mode, with a real SMTP server on loopback
 // filing the sign-in codes. Apps' Client ID Metadata Documents are served
-// over https on loopback by app, whose document the test sets.
+// over https on loopback by app, whose document and path the test sets.
 type rig struct {
 	URL, Resource string
 	Now           time.Time
@@ -49,9 +49,11 @@ type rig struct {
 	// app serves the Client ID Metadata Document at /client.json (https);
 	// back is a plain http loopback page an app's redirect URI can name.
 	app, back *httptest.Server
-	mu        sync.Mutex
-	metadata  []byte
-	mailsSeen map[string]bool
+	// clientPath is the metadata document's path on app.
+	clientPath string
+	mu         sync.Mutex
+	metadata   []byte
+	mailsSeen  map[string]bool
 	// http follows no redirect: each answer is looked at.
 	http *http.Client
 }
@@ -64,7 +66,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	rg := &rig{URL: "http://" + ln.Addr().String(), Now: testserver.ServeNow, storePath: filepath.Join(t.TempDir(), "runs.db"),
-		mailsSeen: map[string]bool{}, http: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+		clientPath: "/client.json", mailsSeen: map[string]bool{}, http: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	// A local copy serves everything from one origin (VIEW-21), so the
 	// MCP endpoint, its protected-resource metadata and the issuer share
 	// the loopback origin, as in the demo.
@@ -118,7 +120,7 @@ func newRig(t *testing.T) *rig {
 		rg.mu.Lock()
 		doc := rg.metadata
 		rg.mu.Unlock()
-		if r.URL.Path != "/client.json" || doc == nil {
+		if r.URL.Path != rg.clientPath || doc == nil {
 			http.NotFound(w, r)
 			return
 		}
@@ -135,7 +137,7 @@ func newRig(t *testing.T) *rig {
 }
 
 // ClientID is the app's client_id: its metadata document's https URL.
-func (rg *rig) ClientID() string { return rg.app.URL + "/client.json" }
+func (rg *rig) ClientID() string { return rg.app.URL + rg.clientPath }
 
 // RedirectURI is the redirect URI of the Go-driven app.
 func (rg *rig) RedirectURI() string { return rg.back.URL + "/callback" }
