@@ -75,7 +75,7 @@ type Server struct {
 	// claims runs the claim flow (query/claim), mounted by the serving
 	// command; nil: the claim pages say no claims are taken online.
 	claims *claim.Service
-	keys *keyStore // nil: the exports are closed
+	keys   *keyStore // nil: the exports are closed
 	// reportMu: one writer of the report files per process.
 	reportMu sync.Mutex
 }
