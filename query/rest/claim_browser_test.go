@@ -43,7 +43,7 @@ type claimRig struct {
 	demo    *demo.Demo
 }
 
-func newClaimRig(t *testing.T) *claimRig {
+func newClaimRig(t *testing.T, opts ...func(*claim.Config)) *claimRig {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("the demo's runs are skipped in -short mode")
@@ -77,7 +77,11 @@ func newClaimRig(t *testing.T) *claimRig {
 		t.Fatal(err)
 	}
 	secret := []byte("a test secret of at least thirty-two bytes")
-	svc, err := claim.New(claim.Config{Store: st, Owners: auth.NewOwners(st, secret), Inbox: rg.in, Secret: secret, Mailer: sender})
+	ccfg := claim.Config{Store: st, Owners: auth.NewOwners(st, secret), Inbox: rg.in, Secret: secret, Mailer: sender}
+	for _, o := range opts {
+		o(&ccfg)
+	}
+	svc, err := claim.New(ccfg)
 	if err != nil {
 		t.Fatal(err)
 	}
