@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,7 +44,23 @@ type clientFetcher struct {
 }
 
 func newClientFetcher(testMode bool) *clientFetcher {
-	d := &net.Dialer{Timeout: clientFetchTime, Control: func(_, address string, _ syscall.RawConn) error {
+	c := GuardedClient(testMode, clientFetchTime, nil)
+	// A redirect would let the document's URL differ from the one
+	// fetched; the document must be at its client_id.
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &clientFetcher{testMode: testMode, client: c}
+}
+
+// GuardedClient is an HTTP client for fetching what an outsider names (a
+// client's metadata document, MCP-12; a claim's well-known file, D96): it
+// never connects to a private, loopback, link-local or otherwise internal
+// address, checked on the address actually dialled (after DNS), so a name
+// that resolves inside cannot reach in, and every step is bounded by
+// timeout. It follows no redirect. testMode allows loopback addresses
+// (tests and the demo); tlsConf, when set, is the TLS configuration (a
+// test's own certificate authority).
+func GuardedClient(testMode bool, timeout time.Duration, tlsConf *tls.Config) *http.Client {
+	d := &net.Dialer{Timeout: timeout, Control: func(_, address string, _ syscall.RawConn) error {
 		host, _, err := net.SplitHostPort(address)
 		if err != nil {
 			return err
@@ -60,12 +77,10 @@ func newClientFetcher(testMode bool) *clientFetcher {
 		}
 		return nil
 	}}
-	tr := &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: clientFetchTime, ResponseHeaderTimeout: clientFetchTime,
-		MaxResponseHeaderBytes: 8 << 10, DisableKeepAlives: true, Proxy: nil}
-	return &clientFetcher{testMode: testMode, client: &http.Client{Transport: tr, Timeout: clientFetchTime,
-		// A redirect would let the document's URL differ from the one
-		// fetched; the document must be at its client_id.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	tr := &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: timeout, ResponseHeaderTimeout: timeout,
+		MaxResponseHeaderBytes: 8 << 10, DisableKeepAlives: true, Proxy: nil, TLSClientConfig: tlsConf}
+	return &http.Client{Transport: tr, Timeout: timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 // publicAddr is an address on the public internet.

@@ -125,6 +125,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // Owners is the owners table (the claim flow writes it).
 func (s *Server) Owners() *Owners { return s.owners }
 
+// Store is the writable store the server keeps its tables in (the claim
+// flow keeps its own beside them).
+func (s *Server) Store() *Store { return s.st }
+
 // Issuer is the authorization server's origin.
 func (s *Server) Issuer() string { return s.cfg.Issuer }
 

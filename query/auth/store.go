@@ -128,6 +128,18 @@ func (s *Store) rebind(q string) string {
 	return b.String()
 }
 
+// Exec runs a statement written with ? placeholders on the store, for
+// the rooms whose tables this package's migrations keep beside its own
+// (the claim flow's, query/claim), so the store stays one connection pool.
+func (s *Store) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	return s.exec(ctx, q, args...)
+}
+
+// QueryRow runs a query written with ? placeholders on the store (see Exec).
+func (s *Store) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return s.queryRow(ctx, q, args...)
+}
+
 func (s *Store) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	return s.db.ExecContext(ctx, s.rebind(q), args...)
 }

@@ -21,9 +21,10 @@ import (
 )
 
 // The pages for people besides the entry pages: the report form (HTTP-22,
-// verification.md §2.1 as D68 decides it), the claim page (HTTP-34) and
-// the home page. Semantic HTML with one inline style sheet and no script
-// (HTTP-17); nothing sets a cookie and nothing is loaded from elsewhere.
+// verification.md §2.1 as D68 decides it) and the home page; the claim
+// pages (HTTP-34) are claim.go's. Semantic HTML with one inline style
+// sheet and no script (HTTP-17); nothing sets a cookie and nothing is
+// loaded from elsewhere.
 
 // formCSS is the style every page for people shares: the page's width and
 // type, and the form controls. Each page set adds its own rules after it.
@@ -72,9 +73,6 @@ var (
 <input id="email" name="email" type="email" maxlength="254" value="{{.Email}}">
 <button type="submit">Send report</button>
 </form>{{end}}{{end}}`))
-	claimPage = template.Must(template.Must(pageTemplates.Clone()).Parse(`{{define "body"}}<h1>Claim {{.Name}}</h1>
-<p>The entry <a href="{{.Page}}">{{.Name}}</a> ({{.ID}}) was compiled by Daawid from public sources. If it is your business, you can claim it: confirm an email address of the business, then verify its website by a DNS record or a file on the site. Until then the entry says it is not confirmed by the business.</p>
-<p>Claiming is done in the Daawid owner console, which this registry engine does not serve. Keep this entry ID at hand: <code>{{.ID}}</code>.</p>{{end}}`))
 	errorPage = template.Must(template.Must(pageTemplates.Clone()).Parse(`{{define "body"}}<h1>{{.Problem.Title}}</h1>
 <p>{{.Problem.Detail}}</p>
 <p><a href="{{.Base}}/">Daawid</a> · <a href="{{.Base}}/docs/api#{{.Problem.Code}}">{{.Problem.Code}}</a></p>{{end}}`))
@@ -235,23 +233,6 @@ func (s *Server) appendReport(r report, event map[string]string) error {
 		}
 	}
 	return nil
-}
-
-// claimPage is where an owner starts claiming an entry (HTTP-34).
-func (s *Server) claimPage(c *gin.Context, rd *query.Read, id string) error {
-	if !schemas.ValidID(schemas.PrefixEntry, id) {
-		return &query.Error{Code: query.CodeNotFound, Message: id + " is not an entry ID"}
-	}
-	r, err := rd.ByID(id)
-	if err != nil {
-		return err
-	}
-	_, page, err := s.reportEntry(rd, r.Slug)
-	if err != nil {
-		return err
-	}
-	page.Title = "Claim " + page.Name
-	return s.writePage(c, http.StatusOK, claimPage, page)
 }
 
 func (s *Server) writePage(c *gin.Context, status int, t *template.Template, v any) error {

@@ -20,6 +20,9 @@ func (s *Server) pages(c *gin.Context, rd *query.Read) error {
 	if r.Method == http.MethodPost && strings.HasSuffix(path, "/report") {
 		return s.reportPost(c, rd, strings.TrimSuffix(strings.TrimPrefix(path, "/"), "/report"))
 	}
+	if r.Method == http.MethodPost && strings.HasPrefix(path, "/claim/") {
+		return s.claimPost(c, rd, strings.TrimPrefix(path, "/claim/"))
+	}
 	if r.Method == http.MethodPost && strings.HasPrefix(path, "/confirm/") {
 		return s.confirmPost(c, strings.TrimPrefix(path, "/confirm/"))
 	}

@@ -25,7 +25,8 @@ header.site a{font-weight:700;text-decoration:none;color:var(--brand)}
 h1{font-size:1.5rem;line-height:1.25}
 h2{font-size:1.15rem;margin-top:1.5rem}
 .hint{font-weight:400;color:#555;font-size:.9rem}
-input[type=checkbox]{width:auto}
+input[type=checkbox],input[type=radio]{width:auto}
+fieldset label{font-weight:400}
 fieldset{border:1px solid #ccc;margin-top:1rem;padding:.5rem 1rem 1rem}
 button{font:inherit;margin-top:1rem;padding:.55rem 1.1rem;border-radius:4px;border:1px solid var(--brand);background:#fff;color:var(--brand);cursor:pointer}
 button.primary{background:var(--brand);color:#fff}

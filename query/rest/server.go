@@ -17,6 +17,7 @@ import (
 
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/actions"
+	"github.com/daawid/registry/query/claim"
 	"github.com/daawid/registry/query/counting"
 	"github.com/daawid/registry/query/fairuse"
 	"github.com/daawid/registry/query/inbox"
@@ -71,7 +72,10 @@ type Server struct {
 	// auth is the authorization server of the owner tools (query/auth),
 	// mounted by the serving command; nil: its paths are unknown.
 	auth http.Handler
-	keys *keyStore // nil: the exports are closed
+	// claims runs the claim flow (query/claim), mounted by the serving
+	// command; nil: the claim pages say no claims are taken online.
+	claims *claim.Service
+	keys   *keyStore // nil: the exports are closed
 	// reportMu: one writer of the report files per process.
 	reportMu sync.Mutex
 }

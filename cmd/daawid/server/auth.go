@@ -10,6 +10,8 @@ import (
 	"github.com/daawid/registry/query/actions"
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/query/auth"
+	"github.com/daawid/registry/query/claim"
+	"github.com/daawid/registry/query/inbox"
 	"github.com/daawid/registry/render"
 )
 
@@ -77,4 +79,28 @@ func startAuth(ctx context.Context, cfg Config, log *slog.Logger) (*auth.Server,
 		return nil, nil, err
 	}
 	return srv, func() { st.Close() }, nil
+}
+
+// startClaims builds the claim flow (HTTP-34, D96) on the authorization
+// server's store and owners, with the action runs' secret and mail
+// server; claims go into the owner inbox. The well-known file is fetched
+// by the guarded client, which in the demo's test mode may reach loopback.
+func startClaims(cfg Config, a *auth.Server, in *inbox.Inbox, log *slog.Logger) (*claim.Service, error) {
+	secret, err := actions.LoadSecret(cfg.Actions.SecretFile, false)
+	if err != nil {
+		return nil, err
+	}
+	ccfg := claim.Config{Store: a.Store(), Owners: a.Owners(), Inbox: in, Secret: secret, MailFrom: cfg.Actions.MailFrom,
+		Fetch: auth.GuardedClient(cfg.Auth.TestMode, 10*time.Second, nil), Log: log}
+	if u, err := url.Parse(cfg.Site.BaseURL); err == nil && !render.IsLocalHost(u.Hostname()) {
+		ccfg.MailHost = u.Hostname()
+	}
+	if cfg.Actions.SMTP != "" {
+		sender, err := mail.NewSender(cfg.Actions.SMTP)
+		if err != nil {
+			return nil, fmt.Errorf("--smtp: %w", err)
+		}
+		ccfg.Mailer = sender
+	}
+	return claim.New(ccfg)
 }

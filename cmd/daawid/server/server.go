@@ -125,6 +125,13 @@ func Run(ctx context.Context, cfg Config) error {
 		defer stopAuth()
 		srv.MountAuth(authSrv)
 		mopt.Auth = authSrv
+		if rcfg.Inbox != nil {
+			cl, err := startClaims(cfg, authSrv, rcfg.Inbox, log)
+			if err != nil {
+				return fmt.Errorf("claims: %w", err)
+			}
+			srv.MountClaims(cl)
+		}
 	}
 	srv.MountMCP(qmcp.Handler(svc, mopt))
 	ln, err := net.Listen("tcp", cfg.Addr)
