@@ -75,7 +75,7 @@ This is version 0.1 of the format. Changes within a version are additive only: r
 
 // verificationMarkdown is /docs/verification.md.
 func verificationMarkdown(s Site) string {
-	r := strings.NewReplacer("{base}", s.BaseURL)
+	r := strings.NewReplacer("{base}", s.BaseURL, "{mcp}", s.MCPURL)
 	return r.Replace(`# Verification
 
 What "verified" means on Daawid, and what it does not. Verification is about who runs an entry. Daawid does not check declared facts: prices, capacity, offerings and policies are what the owner says, shown with who said it and when (provenance).
@@ -87,8 +87,8 @@ An entry's `+"`verification.level`"+` says what Daawid has checked. Each level i
 | Level | What Daawid checked | What it proves | How long it lasts |
 |---|---|---|---|
 | `+"`none`"+` | Nothing about who runs the entry | Nothing: the entry is unclaimed (compiled from public sources) or declared by someone whose control Daawid has not confirmed | — |
-| `+"`contact`"+` | An email address of the entry, by a code sent to it | That someone reading that address declared the entry; not who runs the business | Until the entry is verified at a higher level or suspended; the date is shown (`+"`contactConfirmedAt`"+`) |
-| `+"`domain`"+` | Control of a website named in the entry, by DNS, a file or a meta tag | That whoever runs that website declared the entry | While the domain's re-checks pass. A failed re-check starts a grace period (`+"`graceUntil`"+`) during which the entry stays verified; when it ends with no domain verified, the entry's verification lapses (D7, D49) |
+| `+"`contact`"+` | An email address of the entry, by a code sent to it (when claiming: an address at one of the entry's domains) | That someone reading that address declared the entry; not who runs the business | Until the entry is verified at a higher level or suspended; the date is shown (`+"`contactConfirmedAt`"+`) |
+| `+"`domain`"+` | Control of a website named in the entry, by a DNS TXT record or a file on the website (section 4) | That whoever runs that website declared the entry | While the domain's re-checks pass. A failed re-check starts a grace period (`+"`graceUntil`"+`) during which the entry stays verified; when it ends with no domain verified, the entry's verification lapses (D7, D49) |
 | `+"`business`"+` | The domain, and the business's registration | The above, and that the business exists in its register | As for domain |
 | `+"`identity`"+` | The domain, and the person's identity | The above, for a person | As for domain |
 
@@ -114,9 +114,32 @@ Entries below level domain are shown with care: for their first 30 days, and whi
 
 Credentials (licences, memberships) are separate: each says whether it is `+"`self_declared`"+` or `+"`verified`"+` by Daawid, and one past its `+"`validUntil`"+` date is no longer shown (D31).
 
-## 4. Owners
+## 4. Claiming an entry
 
-Owners sign in to Daawid's own console, which is not MCP and not OAuth for consumers. What an owner declares becomes a new revision at the next publication, within a minute; status and verification never come from the declaration, only from Daawid's checks (D50).
+An unclaimed entry links its claim page, `+"`{base}/claim/{entryId}`"+`. Whoever proves control of one of the entry's domains becomes its owner. Only an entry that names a website can be claimed online, since every proof is about a domain, and an entry that has an owner cannot be claimed again.
+
+1. On the claim page, type your email address (you sign in with it later to manage the entry), choose the domain if the entry names several, and one of the three proofs below.
+2. Daawid emails a six-digit code to that address. Type it on your claim's page; it works for 15 minutes, and a claim gets 3 codes and 5 tries.
+3. For a DNS record or a file, your claim's page shows a value (it starts with `+"`dv1-`"+`). It belongs to that claim alone: keep it to yourself until it is in place. Put it where the table says and press "Check now". A claim waits 7 days for it.
+
+| Proof | What you do | Level it gives |
+|---|---|---|
+| A code mailed to an address at the domain | Type an address at the domain in step 1 (for `+"`example.com`"+` or `+"`www.example.com`"+`: `+"`someone@example.com`"+`); the code of step 2 is the proof | `+"`contact`"+`: a mailbox at the domain shows that someone reading it claimed the entry, not that they run the website |
+| A DNS TXT record | Add a TXT record to the domain itself (the name `+"`@`"+` in most DNS panels) whose text is `+"`daawid-verification={value}`"+`; Daawid looks it up through the resolver | `+"`domain`"+` (method `+"`dns_txt`"+`), status verified |
+| A file on the website | Put a plain-text file at `+"`https://{host}/.well-known/daawid-verification.txt`"+` (RFC 8615) whose first line is the value; Daawid fetches it over https from the domain's public address | `+"`domain`"+` (method `+"`well_known_file`"+`), status verified |
+
+When the code and the proof are done, the page says "Claimed.". The claim becomes two things the pipeline merges: the entry as it reads then, now declared by its owner, and the proof's verification event. The next publication carries both, within a minute on the registry's schedule: the entry's documents no longer read as unclaimed, and its status is `+"`published`"+` (level contact) or `+"`verified`"+` (level domain). A wrong or expired code, a record or file that does not hold the value, or a claim that ran out claims nothing (D96).
+
+## 5. Owners
+
+An owner keeps the entry true from the AI app they already use, through the owner tools of Daawid's MCP server (`+"`{mcp}`"+`), which take an OAuth 2.1 access token with the scope `+"`entries:write`"+`; every other tool works without one. When the app first calls an owner tool, it opens Daawid's connect page: the owner signs in there with the address the claim confirmed and a code Daawid emails to it, and allows or denies the app, which the page names by its address.
+
+- `+"`list_my_entries`"+`: the owner's entries, each with its newest revision and any change that waits for the owner's email.
+- `+"`set_capacity`"+`: how busy the business is (status, when new work can start, lead time, a note); it is dated when set and expires after `+"`days`"+` (1 to 30, default 30).
+- `+"`update_entry`"+`: any of the entry's declared fields, as `+"`get_entry`"+` shows them, sent with the revision the app read. A field left out stays, `+"`null`"+` removes it, a list replaces the whole list, and phone numbers may be written as pages show them.
+- `+"`confirm_entry`"+`: the owner says the entry is still true (`+"`lastConfirmedAt`"+`).
+
+A change becomes a new revision at the next publication, within a minute. A change to the name, contact details, addresses or legal details waits: Daawid emails the owner a link to a page that names the entry, and the change goes live only once the owner presses "Confirm the change" there; the link works once, for 24 hours. Signed in on the connect page, the owner can download each of their entries in the open format; private contact points, where requests are delivered and streets shown only by town stay in Daawid's pipeline and are not in the file. Status and verification never come from what an owner declares, only from Daawid's checks (D50).
 `) + docsFooter(s)
 }
 

@@ -25,6 +25,7 @@ import (
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/query/auth"
+	"github.com/daawid/registry/query/inbox"
 	"github.com/daawid/registry/query/internal/testserver"
 	qmcp "github.com/daawid/registry/query/mcp"
 	"github.com/daawid/registry/query/rest"
@@ -44,8 +45,11 @@ type rig struct {
 	URL, Resource string
 	Now           time.Time
 	Auth          *auth.Server
-	catcher       *mail.Catcher
-	storePath     string
+	// Snaps is the server's publication; a test that runs a delta
+	// publication refreshes it, as the serving process does on a swap.
+	Snaps     *query.Snapshots
+	catcher   *mail.Catcher
+	storePath string
 	// app serves the Client ID Metadata Document at /client.json (https);
 	// back is a plain http loopback page an app's redirect URI can name.
 	app, back *httptest.Server
@@ -58,7 +62,12 @@ type rig struct {
 	http *http.Client
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t *testing.T) *rig { return newRigOn(t, reg, "") }
+
+// newRigOn is the rig over the registry r, the owner tools and the
+// confirmation page writing their edits into the owner inbox inboxDir (""
+// for none: the tools then answer that the registry takes no changes).
+func newRigOn(t *testing.T, r *testserver.Registry, inboxDir string) *rig {
 	t.Helper()
 	ctx := context.Background()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -70,16 +79,17 @@ func newRig(t *testing.T) *rig {
 	// A local copy serves everything from one origin (VIEW-21), so the
 	// MCP endpoint, its protected-resource metadata and the issuer share
 	// the loopback origin, as in the demo.
-	site, err := render.NewSite(rg.URL, reg.Site.Categories)
+	site, err := render.NewSite(rg.URL, r.Site.Categories)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rg.Resource = site.MCPURL
-	snaps := query.NewSnapshots(reg.Out)
+	snaps := query.NewSnapshots(r.Out)
 	if _, err := snaps.Refresh(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { snaps.Close() })
+	rg.Snaps = snaps
 	svc := query.NewService(snaps, site)
 	now := func() time.Time { return rg.Now }
 	rs, err := rest.New(rest.Config{Now: now}, svc)
@@ -111,7 +121,11 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	rs.MountAuth(rg.Auth)
-	rs.MountMCP(qmcp.Handler(svc, qmcp.Options{Now: now, Auth: rg.Auth}))
+	opt := qmcp.Options{Now: now, Auth: rg.Auth}
+	if inboxDir != "" {
+		opt.Inbox = &inbox.Inbox{Dir: inboxDir}
+	}
+	rs.MountMCP(qmcp.Handler(svc, opt))
 	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: rs.Handler()}}
 	srv.Start()
 	t.Cleanup(srv.Close)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -196,4 +197,23 @@ func chProduct(path string, rename map[string]string, numbers ...string) error {
 		}
 	}
 	return os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o644)
+}
+
+// Copy is the registry with its state and publications copied into a
+// temporary folder of t, so a test can run the pipeline on (a delta
+// publication over an owner inbox) without changing what the other tests
+// of its package read. `cp -a` keeps the hard links a delta publication
+// shares with the one before it.
+func (r *Registry) Copy(t testing.TB) *Registry {
+	t.Helper()
+	c := *r
+	dir := t.TempDir()
+	for _, p := range []*string{&c.State, &c.Out} {
+		dst := filepath.Join(dir, filepath.Base(*p))
+		if out, err := exec.Command("cp", "-a", *p, dst).CombinedOutput(); err != nil {
+			t.Fatalf("copy the test registry's %s: %v %s", filepath.Base(*p), err, out)
+		}
+		*p = dst
+	}
+	return &c
 }
