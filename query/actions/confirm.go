@@ -3,11 +3,9 @@ package actions
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"net/netip"
 	"regexp"
 	"strings"
@@ -16,6 +14,7 @@ import (
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/actions/check"
 	"github.com/daawid/registry/query/fairuse"
+	"github.com/daawid/registry/query/internal/secret"
 )
 
 // Page is what the confirmation page shows of a run (§7.6 step 3).
@@ -62,7 +61,7 @@ func (s *Service) runOfToken(ctx context.Context, t *tx, token string) (*run, er
 	if !tokenRe.MatchString(token) {
 		return nil, &query.Error{Code: query.CodeNotFound, Message: "this confirmation link is not one Daawid made"}
 	}
-	r, err := s.loadRun(ctx, t, "token_hash", tokenHash(token))
+	r, err := s.loadRun(ctx, t, "token_hash", secret.HashToken(token))
 	if err != nil {
 		return nil, s.storeFailed("read run", err)
 	}
@@ -149,7 +148,7 @@ func (s *Service) SendCode(ctx context.Context, token string, ip netip.Addr, now
 			return &query.Error{Code: query.CodeRateLimited, RetryAfterSeconds: retryAfter(now, hour),
 				Message: fmt.Sprintf("this browser has asked for %d codes this hour, the most an hour; try again later", l.CodeMailsPerIPHour)}
 		}
-		code, err := newCode()
+		code, err := secret.NewCode()
 		if err != nil {
 			return err
 		}
@@ -178,15 +177,6 @@ func (s *Service) SendCode(ctx context.Context, token string, ip netip.Addr, now
 	}
 	s.wake()
 	return nil
-}
-
-// newCode is six digits from crypto/rand (ACT-37).
-func newCode() (string, error) {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%06d", n.Int64()), nil
 }
 
 var codeRe = regexp.MustCompile(`^[0-9]{6}$`)

@@ -1,17 +1,14 @@
 package actions
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base32"
-	"encoding/hex"
 	"errors"
 	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/daawid/registry/query"
+	"github.com/daawid/registry/query/internal/secret"
 	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/render"
 	"github.com/oklog/ulid/v2"
@@ -130,31 +127,13 @@ func hostOnly(base string) string {
 // store keeps what must be compared but not read (addresses, codes,
 // idempotency keys).
 func (s *Service) keyed(parts ...string) string {
-	m := hmac.New(sha256.New, s.cfg.Secret)
-	for _, p := range parts {
-		m.Write([]byte(p))
-		m.Write([]byte{0})
-	}
-	return hex.EncodeToString(m.Sum(nil))
+	return secret.Keyed(s.cfg.Secret, parts...)
 }
-
-// tokenHash is how a confirmation token is kept: it has 155 random
-// bits, so a plain hash is as good as a keyed one.
-func tokenHash(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
-
-var tokenEncoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
 
 // newToken is a confirmation token: 31 characters of Crockford's base32
 // alphabet in lower case (155 random bits), as the contract's confirmUrl
 // shows (ACT-65).
-func newToken() string {
-	var b [20]byte
-	rand.Read(b[:])
-	return tokenEncoding.EncodeToString(b[:])[:31]
-}
+func newToken() string { return secret.NewToken()[:31] }
 
 // newRunID is a run ID: run_ and a ULID in lower case (§7.5 RunId).
 func newRunID(now time.Time) string {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/actions/check"
+	"github.com/daawid/registry/query/internal/secret"
 	"github.com/daawid/registry/schemas"
 )
 
@@ -157,7 +158,7 @@ func (s *Service) start(ctx context.Context, rd *query.Read, kind schemas.Action
 		if _, err := t.exec(ctx, `INSERT INTO runs (id, token_hash, entry_id, action_id, kind, platform, status, requester_key,
 			request, page, deliver_to, below_domain, created_at, updated_at, expires_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			id, tokenHash(token), e.ID, a.ID, string(kind), platform, StatusAwaiting, requesterKey,
+			id, secret.HashToken(token), e.ID, a.ID, string(kind), platform, StatusAwaiting, requesterKey,
 			string(reqJSON), string(pageJSON), to, boolInt(e.BelowDomain()), millis(now), millis(now), millis(expires)); err != nil {
 			return storeError("insert run", err)
 		}
@@ -225,7 +226,7 @@ func (s *Service) repeat(ctx context.Context, t *tx, idemKey, bodyHash, token st
 	}
 	switch st := r.statusAt(now); st {
 	case StatusAwaiting:
-		if _, err := t.exec(ctx, `UPDATE runs SET token_hash = ?, updated_at = ? WHERE id = ?`, tokenHash(token), millis(now), r.ID); err != nil {
+		if _, err := t.exec(ctx, `UPDATE runs SET token_hash = ?, updated_at = ? WHERE id = ?`, secret.HashToken(token), millis(now), r.ID); err != nil {
 			return nil, storeError("renew link", err)
 		}
 		var pd PageData

@@ -7,18 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 
+	"github.com/daawid/registry/query/internal/sqlstore"
 	_ "github.com/jackc/pgx/v5/stdlib" // the PostgreSQL driver, "pgx"
-	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/lock"
-	_ "modernc.org/sqlite" // the SQLite driver, "sqlite"
+	_ "modernc.org/sqlite"             // the SQLite driver, "sqlite"
 )
 
 //go:embed migrations/*.sql
@@ -67,89 +62,49 @@ func (s *Store) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
 // newest migration: postgres://… or postgresql://… for PostgreSQL, a file
 // path or sqlite://PATH for SQLite (created when missing).
 func OpenStore(ctx context.Context, dsn string) (*Store, error) {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		return openPostgres(ctx, dsn)
-	}
-	return OpenSQLite(ctx, strings.TrimPrefix(dsn, "sqlite://"))
-}
-
-// openSQLite opens a SQLite store. Every transaction begins IMMEDIATE, so
-// the writers of every process using the file take turns (the busy
-// timeout waits for the turn) and the counts a limit takes are exact.
-// pragmas are further SQLite pragmas, such as "cache_size(-20000)" (the
-// tests fill a small disk with "max_page_count(40)").
-func OpenSQLite(ctx context.Context, path string, pragmas ...string) (*Store, error) {
-	if path == "" {
-		return nil, errors.New("runs store: no SQLite file named")
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("runs store: %w", err)
-	}
-	q := url.Values{}
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "busy_timeout(20000)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "foreign_keys(ON)")
-	for _, p := range pragmas {
-		q.Add("_pragma", p)
-	}
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
-	if err != nil {
-		return nil, fmt.Errorf("runs store %s: %w", path, err)
-	}
-	db.SetMaxOpenConns(8)
-	s := &Store{db: db}
-	if err := s.migrate(ctx, goose.DialectSQLite3); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("runs store %s: %w", path, err)
-	}
-	// The file holds personal data: only the server's user reads it.
-	os.Chmod(path, 0o600)
-	return s, nil
-}
-
-func openPostgres(ctx context.Context, dsn string) (*Store, error) {
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("runs store: %w", err)
-	}
-	db.SetMaxOpenConns(16)
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("runs store: connect to PostgreSQL: %w", err)
-	}
-	s := &Store{db: db, postgres: true}
-	if err := s.migrate(ctx, goose.DialectPostgres); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("runs store: %w", err)
-	}
-	return s, nil
-}
-
-// migrate applies the migrations not yet applied. Several server
-// processes starting at once on PostgreSQL take turns by a session lock.
-func (s *Store) migrate(ctx context.Context, d goose.Dialect) error {
-	fsys, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		return err
-	}
-	var opts []goose.ProviderOption
-	if s.postgres {
-		l, err := lock.NewPostgresSessionLocker()
+	if sqlstore.IsPostgres(dsn) {
+		db, err := sqlstore.OpenPostgres(ctx, dsn, 16)
 		if err != nil {
-			return err
+			return nil, fmt.Errorf("runs store: %w", err)
 		}
-		opts = append(opts, goose.WithSessionLocker(l))
+		return migrated(ctx, &Store{db: db, postgres: true}, "")
 	}
-	p, err := goose.NewProvider(d, s.db, fsys, opts...)
+	return OpenSQLite(ctx, sqlstore.SQLitePath(dsn))
+}
+
+// OpenSQLite opens a SQLite store (sqlstore.OpenSQLite: every transaction
+// begins IMMEDIATE, so the counts a limit takes are exact across
+// processes). pragmas are further SQLite pragmas, such as
+// "cache_size(-20000)" (the tests fill a small disk with
+// "max_page_count(40)").
+func OpenSQLite(ctx context.Context, path string, pragmas ...string) (*Store, error) {
+	db, err := sqlstore.OpenSQLite(path, 8, append([]string{"foreign_keys(ON)"}, pragmas...)...)
 	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
+		return nil, fmt.Errorf("runs store: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("migrations: %w", err)
+	return migrated(ctx, &Store{db: db}, path)
+}
+
+// migrated applies the migrations not yet applied; several server
+// processes starting at once on PostgreSQL take turns by goose's session
+// lock. A SQLite file holds personal data: only the server's user reads
+// it.
+func migrated(ctx context.Context, s *Store, path string) (*Store, error) {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err == nil {
+		err = sqlstore.Migrate(ctx, s.db, s.postgres, sqlstore.Migration{FS: fsys})
 	}
-	return nil
+	if err != nil {
+		s.db.Close()
+		if path != "" {
+			return nil, fmt.Errorf("runs store %s: %w", path, err)
+		}
+		return nil, fmt.Errorf("runs store: %w", err)
+	}
+	if path != "" {
+		os.Chmod(path, 0o600)
+	}
+	return s, nil
 }
 
 // Close closes the store.
@@ -206,23 +161,7 @@ func (s *Store) inTx(ctx context.Context, keys []string, fn func(t *tx) error) e
 }
 
 // rebind turns the ? placeholders of a query into PostgreSQL's $n.
-func rebind(postgres bool, q string) string {
-	if !postgres {
-		return q
-	}
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(q); i++ {
-		if q[i] == '?' {
-			n++
-			b.WriteByte('$')
-			b.WriteString(strconv.Itoa(n))
-			continue
-		}
-		b.WriteByte(q[i])
-	}
-	return b.String()
-}
+func rebind(postgres bool, q string) string { return sqlstore.Rebind(postgres, q) }
 
 func (t *tx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	if t.store.postgres {

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/daawid/registry/query/internal/secret"
 )
 
 // pkceChallenge is an S256 challenge: the base64url of a SHA-256, 43
@@ -56,10 +58,10 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 			back("invalid_scope", msg)
 			return
 		}
-		token := newToken()
+		token := secret.NewToken()
 		now := s.cfg.Now()
 		if _, err := s.st.exec(r.Context(), `INSERT INTO auth_requests (id, client_id, client_name, redirect_uri, state, code_challenge, scope, resource, created_at, expires_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, hashToken(token), clientID, md.ClientName, redirectURI, q.Get("state"),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, secret.HashToken(token), clientID, md.ClientName, redirectURI, q.Get("state"),
 			q.Get("code_challenge"), scope, resource, millis(now), millis(now.Add(requestTTL))); err != nil {
 			s.cfg.Log.Error("auth: keep the request", "err", err)
 			back("temporarily_unavailable", "the authorization server could not keep the request; try again")

@@ -2,11 +2,9 @@ package auth
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
-	"math/big"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"github.com/daawid/registry/query/actions/mail"
+	"github.com/daawid/registry/query/internal/secret"
 )
 
 // authRequest is an authorization request waiting on its connect page.
@@ -33,7 +32,7 @@ func (s *Server) loadRequest(ctx context.Context, token string, now time.Time) (
 	var codeExp, signedIn, done sql.NullInt64
 	var expires int64
 	err := s.st.queryRow(ctx, `SELECT id, client_id, client_name, redirect_uri, state, code_challenge, scope, resource, subject, email,
-		code_hash, code_expires_at, codes_sent, tries, signed_in_at, done_at, expires_at FROM auth_requests WHERE id = ?`, hashToken(token)).
+		code_hash, code_expires_at, codes_sent, tries, signed_in_at, done_at, expires_at FROM auth_requests WHERE id = ?`, secret.HashToken(token)).
 		Scan(&a.id, &a.clientID, &a.clientName, &a.redirectURI, &a.state, &a.challenge, &a.scope, &a.resource, &subject, &email,
 			&codeHash, &codeExp, &a.codesSent, &a.tries, &signedIn, &done, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -109,7 +108,7 @@ func (s *Server) connectEmail(w http.ResponseWriter, r *http.Request) {
 		s.unavailable(w, "read owners", err)
 		return
 	}
-	code, err := newCode()
+	code, err := secret.NewCode()
 	if err != nil {
 		s.unavailable(w, "make a code", err)
 		return
@@ -156,7 +155,7 @@ func (s *Server) sendCode(email string, a *authRequest, code string, now time.Ti
 	body := fmt.Sprintf("Your code: %s\n\nType it on Daawid's connect page to let %s (%s) manage your entries on Daawid. It works for %d minutes.\n\n"+
 		"If you did not ask for a code, ignore this email: nothing is connected without it.\n\n-- \nDaawid\n",
 		code, a.clientName, a.clientID, int(mailCodeTTL.Minutes()))
-	err := s.cfg.Mailer.Send(ctx, mail.Message{MessageID: newToken() + ".signin@" + host, From: from, To: email,
+	err := s.cfg.Mailer.Send(ctx, mail.Message{MessageID: secret.NewToken() + ".signin@" + host, From: from, To: email,
 		Subject: "Your Daawid sign-in code", Text: body, Language: "en", Date: now})
 	if err != nil {
 		s.cfg.Log.Error("auth: the sign-in code was not sent", "err", err)
@@ -193,7 +192,7 @@ func (s *Server) connectCode(w http.ResponseWriter, r *http.Request) {
 		s.unavailable(w, "read owners", err)
 		return
 	}
-	if !sameHash(a.codeHash, s.keyed("code", a.id, code)) || len(owned) == 0 {
+	if !secret.SameHash(a.codeHash, s.keyed("code", a.id, code)) || len(owned) == 0 {
 		res, err := s.st.exec(r.Context(), `UPDATE auth_requests SET tries = tries + 1 WHERE id = ? AND tries < ?`, a.id, triesPerRequest)
 		if err != nil {
 			s.unavailable(w, "count a try", err)
@@ -240,8 +239,8 @@ func (s *Server) connectConsent(w http.ResponseWriter, r *http.Request) {
 		s.redirect(w, r, a.redirectURI, url.Values{"error": {"access_denied"}, "error_description": {"the owner did not allow the app"}, "state": {a.state}})
 		return
 	}
-	code := newToken()
-	family := "fam_" + newToken()
+	code := secret.NewToken()
+	family := "fam_" + secret.NewToken()
 	if err := s.grant(r.Context(), a, family, code, now); err != nil {
 		s.cfg.Log.Error("auth: grant", "err", err)
 		s.redirect(w, r, a.redirectURI, url.Values{"error": {"server_error"}, "error_description": {"the grant could not be kept; try again"}, "state": {a.state}})
@@ -257,19 +256,10 @@ func (s *Server) grant(ctx context.Context, a *authRequest, family, code string,
 		return fmt.Errorf("keep the grant: %w", err)
 	}
 	if _, err := s.st.exec(ctx, `INSERT INTO auth_codes (code_hash, family_id, redirect_uri, code_challenge, expires_at) VALUES (?, ?, ?, ?, ?)`,
-		hashToken(code), family, a.redirectURI, a.challenge, millis(now.Add(codeTTL))); err != nil {
+		secret.HashToken(code), family, a.redirectURI, a.challenge, millis(now.Add(codeTTL))); err != nil {
 		return fmt.Errorf("keep the code: %w", err)
 	}
 	return nil
-}
-
-// newCode is six digits from crypto/rand, as the action runs' (ACT-37).
-func newCode() (string, error) {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%06d", n.Int64()), nil
 }
 
 // maskEmail hides most of an address: "i…o@example.de".

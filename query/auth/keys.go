@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/daawid/registry/query/internal/secret"
 	"github.com/go-jose/go-jose/v4"
 )
 
@@ -35,7 +36,7 @@ func loadKeys(ctx context.Context, st *Store, now time.Time) (*keySet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("make the signing key: %w", err)
 	}
-	kid := newToken()[:16]
+	kid := secret.NewToken()[:16]
 	jwk := jose.JSONWebKey{Key: priv, KeyID: kid, Algorithm: string(signingAlg), Use: "sig"}
 	raw, err := jwk.MarshalJSON()
 	if err != nil {

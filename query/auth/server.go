@@ -2,11 +2,6 @@ package auth
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base32"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -16,6 +11,7 @@ import (
 	"time"
 
 	"github.com/daawid/registry/query/actions/mail"
+	"github.com/daawid/registry/query/internal/secret"
 )
 
 // ScopeEntriesWrite is the owner tools' scope (MCP-10, MCP-27).
@@ -233,33 +229,5 @@ func writeJSON(w http.ResponseWriter, status int, v any, cache string) {
 // keyed is the HMAC of parts under the secret, in hex: how codes are
 // kept (compared in constant time with hmac.Equal, never read back).
 func (s *Server) keyed(parts ...string) string {
-	m := hmac.New(sha256.New, s.cfg.Secret)
-	for _, p := range parts {
-		m.Write([]byte(p))
-		m.Write([]byte{0})
-	}
-	return hex.EncodeToString(m.Sum(nil))
-}
-
-// sameHash compares two hex hashes in constant time.
-func sameHash(a, b string) bool {
-	x, err1 := hex.DecodeString(a)
-	y, err2 := hex.DecodeString(b)
-	return err1 == nil && err2 == nil && len(x) > 0 && hmac.Equal(x, y)
-}
-
-// hashToken is how a random token (a connect page's, a code, a refresh
-// token) is kept: it has 160 random bits, so a plain hash is enough.
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
-
-var tokenEncoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
-
-// newToken is 160 random bits in Crockford's base32, lower case.
-func newToken() string {
-	var b [20]byte
-	rand.Read(b[:])
-	return tokenEncoding.EncodeToString(b[:])
+	return secret.Keyed(s.cfg.Secret, parts...)
 }

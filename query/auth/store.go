@@ -4,20 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/daawid/registry/query/internal/sqlstore"
 	_ "github.com/jackc/pgx/v5/stdlib" // the PostgreSQL driver, "pgx"
-	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/lock"
-	_ "modernc.org/sqlite" // the SQLite driver, "sqlite"
+	_ "modernc.org/sqlite"             // the SQLite driver, "sqlite"
 )
 
 //go:embed migrations/*.sql
@@ -44,89 +38,36 @@ type Store struct {
 // sqlite://PATH for SQLite), and brings the authorization server's tables
 // up to the newest migration.
 func OpenStore(ctx context.Context, dsn string) (*Store, error) {
-	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		db, err := sql.Open("pgx", dsn)
-		if err != nil {
-			return nil, fmt.Errorf("auth store: %w", err)
-		}
-		db.SetMaxOpenConns(8)
-		s := &Store{db: db, postgres: true}
-		if err := s.migrate(ctx, goose.DialectPostgres); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("auth store: %w", err)
-		}
-		return s, nil
+	s := &Store{postgres: sqlstore.IsPostgres(dsn)}
+	var err error
+	if s.postgres {
+		s.db, err = sqlstore.OpenPostgres(ctx, dsn, 8)
+	} else {
+		s.db, err = sqlstore.OpenSQLite(sqlstore.SQLitePath(dsn), 4)
 	}
-	path := strings.TrimPrefix(dsn, "sqlite://")
-	if path == "" {
-		return nil, errors.New("auth store: no SQLite file named")
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("auth store: %w", err)
 	}
-	q := url.Values{}
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "busy_timeout(20000)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
-	if err != nil {
-		return nil, fmt.Errorf("auth store %s: %w", path, err)
-	}
-	db.SetMaxOpenConns(4)
-	s := &Store{db: db}
-	if err := s.migrate(ctx, goose.DialectSQLite3); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("auth store %s: %w", path, err)
-	}
-	// The file holds keys and addresses: only the server's user reads it.
-	os.Chmod(path, 0o600)
-	return s, nil
-}
-
-func (s *Store) migrate(ctx context.Context, d goose.Dialect) error {
 	fsys, err := fs.Sub(migrations, "migrations")
+	if err == nil {
+		err = sqlstore.Migrate(ctx, s.db, s.postgres, sqlstore.Migration{FS: fsys, Table: versionTable, LockID: lockID})
+	}
 	if err != nil {
-		return err
+		s.db.Close()
+		return nil, fmt.Errorf("auth store: %w", err)
 	}
-	opts := []goose.ProviderOption{goose.WithTableName(versionTable)}
-	if s.postgres {
-		l, err := lock.NewPostgresSessionLocker(lock.WithLockID(lockID))
-		if err != nil {
-			return err
-		}
-		opts = append(opts, goose.WithSessionLocker(l))
+	if !s.postgres {
+		// The file holds keys and addresses: only the server's user reads it.
+		os.Chmod(sqlstore.SQLitePath(dsn), 0o600)
 	}
-	p, err := goose.NewProvider(d, s.db, fsys, opts...)
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	return nil
+	return s, nil
 }
 
 // Close closes the store.
 func (s *Store) Close() error { return s.db.Close() }
 
 // rebind turns the ? placeholders of a query into PostgreSQL's $n.
-func (s *Store) rebind(q string) string {
-	if !s.postgres {
-		return q
-	}
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(q); i++ {
-		if q[i] == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteByte(q[i])
-	}
-	return b.String()
-}
+func (s *Store) rebind(q string) string { return sqlstore.Rebind(s.postgres, q) }
 
 // Exec runs a statement written with ? placeholders on the store, for
 // the rooms whose tables this package's migrations keep beside its own

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/daawid/registry/query/internal/secret"
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 )
@@ -113,7 +114,7 @@ func (s *Server) codeGrant(ctx context.Context, r *http.Request, now time.Time) 
 	var familyID, redirectURI, challenge string
 	var expires int64
 	var used sql.NullInt64
-	err := s.st.queryRow(ctx, `SELECT family_id, redirect_uri, code_challenge, expires_at, used_at FROM auth_codes WHERE code_hash = ?`, hashToken(code)).
+	err := s.st.queryRow(ctx, `SELECT family_id, redirect_uri, code_challenge, expires_at, used_at FROM auth_codes WHERE code_hash = ?`, secret.HashToken(code)).
 		Scan(&familyID, &redirectURI, &challenge, &expires, &used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, invalidGrant("code: unknown")
@@ -141,7 +142,7 @@ func (s *Server) codeGrant(ctx context.Context, r *http.Request, now time.Time) 
 	case !pkceMatches(verifier, challenge):
 		return nil, invalidGrant("code_verifier: does not match the code_challenge")
 	}
-	ok, err := s.st.once(ctx, "auth_codes", "code_hash", hashToken(code), now)
+	ok, err := s.st.once(ctx, "auth_codes", "code_hash", secret.HashToken(code), now)
 	if err != nil {
 		return nil, fmt.Errorf("use the code: %w", err)
 	}
@@ -175,7 +176,7 @@ func (s *Server) refreshGrant(ctx context.Context, r *http.Request, now time.Tim
 	var familyID string
 	var expires int64
 	var used sql.NullInt64
-	err := s.st.queryRow(ctx, `SELECT family_id, expires_at, used_at FROM auth_refresh WHERE token_hash = ?`, hashToken(rt)).Scan(&familyID, &expires, &used)
+	err := s.st.queryRow(ctx, `SELECT family_id, expires_at, used_at FROM auth_refresh WHERE token_hash = ?`, secret.HashToken(rt)).Scan(&familyID, &expires, &used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, invalidGrant("refresh_token: unknown")
 	}
@@ -202,7 +203,7 @@ func (s *Server) refreshGrant(ctx context.Context, r *http.Request, now time.Tim
 	case f.Get("scope") != "" && checkScope(f.Get("scope")) != "":
 		return nil, &tokenError{"invalid_scope", checkScope(f.Get("scope"))}
 	}
-	ok, err := s.st.once(ctx, "auth_refresh", "token_hash", hashToken(rt), now)
+	ok, err := s.st.once(ctx, "auth_refresh", "token_hash", secret.HashToken(rt), now)
 	if err != nil {
 		return nil, fmt.Errorf("use the refresh token: %w", err)
 	}
@@ -224,16 +225,16 @@ type accessClaims struct {
 
 // issue makes an access token and a new refresh token of a grant.
 func (s *Server) issue(ctx context.Context, fam *family, now time.Time) (map[string]any, error) {
-	rt := newToken()
+	rt := secret.NewToken()
 	if _, err := s.st.exec(ctx, `INSERT INTO auth_refresh (token_hash, family_id, created_at, expires_at) VALUES (?, ?, ?, ?)`,
-		hashToken(rt), fam.id, millis(now), millis(now.Add(refreshTTL))); err != nil {
+		secret.HashToken(rt), fam.id, millis(now), millis(now.Add(refreshTTL))); err != nil {
 		return nil, fmt.Errorf("keep the refresh token: %w", err)
 	}
 	if _, err := s.st.exec(ctx, `UPDATE auth_families SET expires_at = ? WHERE id = ?`, millis(now.Add(refreshTTL)), fam.id); err != nil {
 		return nil, fmt.Errorf("extend the grant: %w", err)
 	}
 	at, err := s.sign(accessClaims{Claims: jwt.Claims{Issuer: s.cfg.Issuer, Subject: fam.subject, Audience: jwt.Audience{fam.resource},
-		Expiry: jwt.NewNumericDate(now.Add(accessTTL)), IssuedAt: jwt.NewNumericDate(now), NotBefore: jwt.NewNumericDate(now), ID: newToken()},
+		Expiry: jwt.NewNumericDate(now.Add(accessTTL)), IssuedAt: jwt.NewNumericDate(now), NotBefore: jwt.NewNumericDate(now), ID: secret.NewToken()},
 		ClientID: fam.clientID, Scope: fam.scope, SID: fam.id})
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/daawid/registry/query/actions/mail"
+	"github.com/daawid/registry/query/internal/secret"
 	"github.com/daawid/registry/schemas"
 )
 
@@ -109,7 +110,7 @@ func (s *Server) AddWaiting(ctx context.Context, w WaitingChange, now time.Time)
 	if err != nil {
 		return nil, err
 	}
-	token := newToken()
+	token := secret.NewToken()
 	w.CreatedAt, w.ExpiresAt = now, now.Add(WaitingTTL)
 	if _, err := s.st.exec(ctx, `INSERT INTO owner_waiting (token_hash, entry_id, subject, email, entry_name, set_json, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.keyed("waiting", token), w.EntryID, w.Subject, w.Email, w.EntryName, string(set), millis(now), millis(w.ExpiresAt)); err != nil {
@@ -183,7 +184,7 @@ func (s *Server) loadWaiting(ctx context.Context, token string, now time.Time) (
 	w := &WaitingChange{}
 	err := s.st.queryRow(ctx, `SELECT token_hash, entry_id, entry_name, subject, email, set_json, created_at, expires_at, used_at FROM owner_waiting WHERE token_hash = ?`, want).
 		Scan(&hash, &w.EntryID, &w.EntryName, &w.Subject, &w.Email, &set, &created, &expires, &used)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && !sameHash(hash, want)) {
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !secret.SameHash(hash, want)) {
 		return nil, "", errWaitingGone
 	}
 	if err != nil {
@@ -221,7 +222,7 @@ func (s *Server) sendWaiting(ctx context.Context, w *WaitingChange, token string
 		"These changes go live only when you confirm them on this page:\n\n%s\n\n"+
 		"The link works once, until %s. If you did not ask for this change, do nothing: it is dropped when the link runs out.\n\n-- \nDaawid\n",
 		w.EntryName, w.EntryID, strings.Join(sections, ", "), link, w.ExpiresAt.UTC().Format("2006-01-02 15:04 UTC"))
-	return s.cfg.Mailer.Send(ctx, mail.Message{MessageID: newToken() + ".owner@" + host, From: from, To: w.Email,
+	return s.cfg.Mailer.Send(ctx, mail.Message{MessageID: secret.NewToken() + ".owner@" + host, From: from, To: w.Email,
 		Subject: "Confirm the change to " + w.EntryName + " on Daawid", Text: body, Language: "en", Date: now})
 }
 

@@ -3,15 +3,12 @@ package claim
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/base32"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/big"
 	"net"
 	"net/http"
 	"slices"
@@ -20,6 +17,7 @@ import (
 
 	"github.com/daawid/registry/query/auth"
 	"github.com/daawid/registry/query/inbox"
+	"github.com/daawid/registry/query/internal/secret"
 )
 
 // The methods of proof (D96), as the owners table and the events name
@@ -182,8 +180,8 @@ func (s *Service) Start(ctx context.Context, e Entry, email, method, host string
 	if owners > 0 {
 		return nil, refuse(http.StatusConflict, "entry", "%s was claimed already; it becomes its owner's with the next publication", e.ID)
 	}
-	token := newToken()
-	c := &Claim{id: hashToken(token), Token: token, EntryID: e.ID, Host: host, Email: addr, Method: method, Expires: now.Add(ClaimTTL)}
+	token := secret.NewToken()
+	c := &Claim{id: secret.HashToken(token), Token: token, EntryID: e.ID, Host: host, Email: addr, Method: method, Expires: now.Add(ClaimTTL)}
 	if method != MethodEmail {
 		c.Value = s.valueOf(token)
 		c.valueHash = s.keyed("value", c.id, c.Value)
@@ -215,7 +213,7 @@ func (s *Service) Load(ctx context.Context, entryID, token string, now time.Time
 	if token == "" || len(token) > 64 {
 		return nil, gone
 	}
-	c := &Claim{id: hashToken(token), Token: token}
+	c := &Claim{id: secret.HashToken(token), Token: token}
 	var codeHash sql.NullString
 	var codeExp, confirmed, proved, done sql.NullInt64
 	var expires int64
@@ -253,42 +251,7 @@ func (s *Service) valueOf(token string) string {
 
 // keyed is the HMAC of parts under the secret, in hex.
 func (s *Service) keyed(parts ...string) string {
-	m := hmac.New(sha256.New, s.cfg.Secret)
-	for _, p := range parts {
-		m.Write([]byte(p))
-		m.Write([]byte{0})
-	}
-	return hex.EncodeToString(m.Sum(nil))
-}
-
-// sameHash compares two hex hashes in constant time.
-func sameHash(a, b string) bool {
-	x, err1 := hex.DecodeString(a)
-	y, err2 := hex.DecodeString(b)
-	return err1 == nil && err2 == nil && len(x) > 0 && hmac.Equal(x, y)
-}
-
-func hashToken(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
-}
-
-var tokenEncoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
-
-// newToken is 160 random bits in Crockford's base32, lower case.
-func newToken() string {
-	var b [20]byte
-	rand.Read(b[:])
-	return tokenEncoding.EncodeToString(b[:])
-}
-
-// newCode is six digits from crypto/rand, as the action runs' (ACT-37).
-func newCode() (string, error) {
-	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%06d", n.Int64()), nil
+	return secret.Keyed(s.cfg.Secret, parts...)
 }
 
 // take counts one unit of a limit's window and reports whether it was

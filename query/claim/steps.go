@@ -12,6 +12,7 @@ import (
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/query/auth"
 	"github.com/daawid/registry/query/inbox"
+	"github.com/daawid/registry/query/internal/secret"
 	"github.com/daawid/registry/schemas"
 )
 
@@ -50,7 +51,7 @@ func (s *Service) SendCode(ctx context.Context, c *Claim, name string, now time.
 			return refuse(http.StatusTooManyRequests, "email", l.msg, l.max)
 		}
 	}
-	code, err := newCode()
+	code, err := secret.NewCode()
 	if err != nil {
 		return fmt.Errorf("claim: make a code: %w", err)
 	}
@@ -76,7 +77,7 @@ func (s *Service) mailCode(ctx context.Context, c *Claim, name, code string, now
 	body := fmt.Sprintf("Your code: %s\n\nType it on Daawid's claim page of %s %s. It works for %d minutes.\n\n"+
 		"If you did not claim this entry, ignore this email: nothing is claimed without the code.\n\n-- \nDaawid\n",
 		code, name, why, int(CodeTTL.Minutes()))
-	err := s.cfg.Mailer.Send(ctx, mail.Message{MessageID: newToken() + ".claimcode@" + s.cfg.MailHost, From: s.cfg.MailFrom, To: c.Email,
+	err := s.cfg.Mailer.Send(ctx, mail.Message{MessageID: secret.NewToken() + ".claimcode@" + s.cfg.MailHost, From: s.cfg.MailFrom, To: c.Email,
 		Subject: "Your Daawid claim code", Text: body, Language: "en", Date: now})
 	if err != nil {
 		s.cfg.Log.Error("claim: the code was not sent", "entry", c.EntryID, "err", err)
@@ -114,7 +115,7 @@ func (s *Service) ConfirmCode(ctx context.Context, c *Claim, code string, now ti
 	if !now.Before(c.CodeExpires) {
 		return refuse(http.StatusBadRequest, "code", "this code ran out (a code works %d minutes); ask for a new one", int(CodeTTL.Minutes()))
 	}
-	if !sameHash(c.codeHash, s.keyed("code", c.id, code)) {
+	if !secret.SameHash(c.codeHash, s.keyed("code", c.id, code)) {
 		if c.Locked() {
 			return refuse(http.StatusForbidden, "code", "%d wrong codes: this claim is locked; start again from the entry's claim page", TriesPerClaim)
 		}
@@ -144,7 +145,7 @@ func (s *Service) Check(ctx context.Context, c *Claim, now time.Time) error {
 	if !ok {
 		return refuse(http.StatusTooManyRequests, "check", "this claim was checked %d times this hour; try again later", ChecksPerClaim)
 	}
-	if !sameHash(c.valueHash, s.keyed("value", c.id, c.Value)) {
+	if !secret.SameHash(c.valueHash, s.keyed("value", c.id, c.Value)) {
 		return refuse(http.StatusBadRequest, "claim", "this claim's value does not match; start again from the entry's claim page")
 	}
 	cctx, cancel := context.WithTimeout(ctx, fetchTimeout)
