@@ -168,3 +168,4 @@ func TestCompile_ClaimEdit(t *testing.T) {
 		t.Errorf("after the claim: status %s, level %s, name %q", after.Status, after.Verification.Level, after.DisplayName)
 	}
 }
+

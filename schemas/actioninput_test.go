@@ -310,3 +310,28 @@ func TestRequestTools_Frugal(t *testing.T) {
 		t.Errorf("the request tools take %d bytes", total)
 	}
 }
+
+// TestOwnerTools_Listing lists the owner tools with §7.4's titles and hints
+// and no UI: MCP-48 list_my_entries, MCP-49 set_capacity, MCP-50
+// update_entry, MCP-51 confirm_entry.
+func TestOwnerTools_Listing(t *testing.T) {
+	wants := []struct {
+		name, title string
+		hints       schemas.ToolHints
+	}{
+		{"list_my_entries", "List my entries", schemas.ToolHints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false}}, // MCP-48
+		{"set_capacity", "Set capacity", schemas.ToolHints{ReadOnly: false, Destructive: true, Idempotent: true, OpenWorld: false}},       // MCP-49
+		{"update_entry", "Update my entry", schemas.ToolHints{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: false}},   // MCP-50
+		{"confirm_entry", "Confirm my entry", schemas.ToolHints{ReadOnly: false, Destructive: true, Idempotent: true, OpenWorld: false}},   // MCP-51
+	}
+	tools := schemas.OwnerTools()
+	if len(tools) != len(wants) {
+		t.Fatalf("%d owner tools, want %d", len(tools), len(wants))
+	}
+	for i, w := range wants {
+		tl := tools[i]
+		if tl.Name != w.name || tl.Title != w.title || tl.Annotations() != w.hints || tl.UIResource != "" {
+			t.Errorf("tool %d: %s %q %+v ui %q, want %+v", i, tl.Name, tl.Title, tl.Annotations(), tl.UIResource, w)
+		}
+	}
+}

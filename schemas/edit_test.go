@@ -35,11 +35,12 @@ func edit(t *testing.T, tool string, set map[string]any) *OwnerEdit {
 }
 
 // TestApplyEdit_KeepsWhatTheViewDoesNotShow checks §7.5's update_entry
-// rules (TOOL-27 is not cited: these are the pipeline's half): a text
-// sent in the default language keeps the other languages, a private
-// contact point stays when the public list is replaced, a location shown
-// at locality level keeps its street while its postal code, locality and
-// country stay, and a field left out stays.
+// rules as ApplyEdit applies them for the tool and the compile alike:
+// TOOL-26, a text sent in the default language keeps the other languages,
+// a private contact point stays when the public list is replaced, and a
+// location shown at locality level keeps its street while its postal
+// code, locality and country stay; TOOL-27 and MCP-55, a field left out
+// stays, null removes, and a list replaces the entry's list whole.
 func TestApplyEdit_KeepsWhatTheViewDoesNotShow(t *testing.T) {
 	e := holzwerkEntry(t)
 	e.ContactPoints[1].Visibility = "private"
@@ -81,6 +82,13 @@ func TestApplyEdit_KeepsWhatTheViewDoesNotShow(t *testing.T) {
 	}
 	if e.Summary["de"] == got.Summary["de"] {
 		t.Error("ApplyEdit changed the entry it was given")
+	}
+	// A list replaces the entry's list whole (MCP-55): one offering sent,
+	// one offering kept, with its texts in the other languages.
+	o := e.Offerings[0]
+	one, issues := ApplyEdit(e, edit(t, EditUpdateEntry, map[string]any{"offerings": []any{OfferingView{ID: o.ID, Kind: o.Kind, Name: "Küchen", Audience: o.Audience}}}))
+	if len(issues) > 0 || len(e.Offerings) < 2 || len(one.Offerings) != 1 || one.Offerings[0].Name["de"] != "Küchen" || one.Offerings[0].Name["en"] != o.Name["en"] {
+		t.Errorf("offerings: %v, %+v", issues, one.Offerings)
 	}
 	// A new postal code is a new address: the old street must not stay.
 	loc.Address.PostalCode = "42275"
