@@ -46,7 +46,7 @@ func TestPublish_KindsAreTheFormatTable(t *testing.T) {
 		if _, ok := render.FormatByName(d.Kind); !ok {
 			t.Errorf("%s: kind %q is not a row of render.Table", d.EntryID, d.Kind)
 		}
-		byEntry[d.EntryID] = append(byEntry[d.EntryID], fmt.Sprintf("%s|%s|%s|%s|%d", d.Kind, d.Lang, d.Path, d.MediaType, d.Length))
+		byEntry[d.EntryID] = append(byEntry[d.EntryID], fmt.Sprintf("%s|%s|%s|%s|%d", d.Kind, d.Lang, d.Path, d.MediaType, d.DecodedLength()))
 	}
 	st, err := OpenState(state)
 	if err != nil {

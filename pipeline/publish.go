@@ -434,11 +434,17 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 	var off int64
 	docs, views := render.Documents(e, s)
 	for _, d := range docs {
-		out.docs = append(out.docs, publication.DocRow{EntryID: e.ID, Slug: e.Slug, Kind: d.Kind, Lang: d.Lang, Path: d.Path, Offset: off, Length: int64(len(d.Body)),
+		// Issue 18: the pack stores each document compressed on its own
+		// (read by offset and length, served as stored to a client that
+		// accepts the encoding); the checksum is of the stored bytes, which
+		// are what a reader checks before it decodes them.
+		stored, enc := publication.EncodeDoc(nil, d.Body)
+		out.docs = append(out.docs, publication.DocRow{EntryID: e.ID, Slug: e.Slug, Kind: d.Kind, Lang: d.Lang, Path: d.Path, Offset: off, Length: int64(len(stored)),
 			MediaType: d.MediaType, ETag: publication.DocETag(e.ID, e.Record.Revision, d.Kind, d.Lang, p.renderKey), LastModified: modified,
-			Revision: int32(e.Record.Revision), NextChangeAt: row.NextChangeAt, Checksum: publication.DocChecksum(d.Body)})
-		out.bodies = append(out.bodies, d.Body)
-		off += int64(len(d.Body))
+			Revision: int32(e.Record.Revision), NextChangeAt: row.NextChangeAt, Checksum: publication.DocChecksum(stored),
+			Encoding: enc, IdentityLength: int64(len(d.Body))})
+		out.bodies = append(out.bodies, stored)
+		off += int64(len(stored))
 	}
 	out.routes = e.DeliveryAddresses()
 	out.tables = export.RowsOf(&views[0], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage))
@@ -473,7 +479,7 @@ func (p *publisher) append(r *rendered, db *export.RegistryDB) error {
 		d.Pack = publication.OwnPack(p.rep.ID)
 		p.offset += int64(len(body))
 		if d.Kind == render.KindMarkdown && d.Lang == r.e.DefaultLanguage {
-			pub.ETag, pub.MarkdownBytes = d.ETag, d.Length
+			pub.ETag, pub.MarkdownBytes = d.ETag, d.DecodedLength()
 		}
 	}
 	p.docs = append(p.docs, r.docs...)
@@ -487,7 +493,7 @@ func (p *publisher) append(r *rendered, db *export.RegistryDB) error {
 // linked from the previous publication keep the checksums its manifest
 // recorded (they are the same immutable files); the rest are hashed.
 func (p *publisher) manifest(dir string) error {
-	m := publication.Manifest{SpecVersion: schemas.SchemaVersion, Engine: render.EngineVersion, ID: p.rep.ID, Run: p.rep.Run, CreatedAt: schemas.FormatTime(p.now),
+	m := publication.Manifest{SpecVersion: schemas.SchemaVersion, Format: publication.FormatVersion, Engine: render.EngineVersion, ID: p.rep.ID, Run: p.rep.Run, CreatedAt: schemas.FormatTime(p.now),
 		BaseURL: p.cfg.Site.BaseURL, Files: map[string]string{}, Delta: p.delta,
 		Counts:   map[string]int64{"entries": p.rep.Entries, "removed": p.rep.Removed, "documents": p.rep.Documents, "changes": int64(len(p.feed))},
 		FeedLast: p.prevFeed + int64(len(p.feed))}

@@ -79,7 +79,13 @@ func docBytes(t *testing.T, pub string, d publication.DocRow) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	// Packs store documents compressed (issue 18); the tests compare
+	// documents as served.
+	body, err := publication.DecodeDoc(nil, b, d.Encoding)
+	if err != nil {
+		t.Fatalf("%s: %v", d.Path, err)
+	}
+	return body
 }
 
 // TestPublish_Examples: a publication of the compiled examples holds §3.6

@@ -172,12 +172,16 @@ func (p *publisher) writeSiteFiles(extra []siteFile) error {
 	}
 	for _, f := range append(files, extra...) {
 		sum := sha256.Sum256(f.body)
-		p.docs = append(p.docs, publication.DocRow{Kind: publication.KindSite, Path: f.path, Pack: publication.OwnPack(p.rep.ID), Offset: p.offset, Length: int64(len(f.body)), MediaType: f.media,
-			ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now, Checksum: publication.DocChecksum(f.body)})
-		if _, err := p.pack.Write(f.body); err != nil {
+		// Stored compressed like the entries' documents (issue 18); the
+		// ETag stays the hash of the bytes as served.
+		stored, enc := publication.EncodeDoc(nil, f.body)
+		p.docs = append(p.docs, publication.DocRow{Kind: publication.KindSite, Path: f.path, Pack: publication.OwnPack(p.rep.ID), Offset: p.offset, Length: int64(len(stored)), MediaType: f.media,
+			ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now, Checksum: publication.DocChecksum(stored),
+			Encoding: enc, IdentityLength: int64(len(f.body))})
+		if _, err := p.pack.Write(stored); err != nil {
 			return err
 		}
-		p.offset += int64(len(f.body))
+		p.offset += int64(len(stored))
 		p.rep.Documents++
 	}
 	p.rep.Bytes = p.offset

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -54,12 +55,30 @@ type docIndex struct {
 // the entry's slug, the kind and the language by the rules the pipeline
 // publishes by (appendDocPath), so a million entries' paths cost nothing.
 type docRec struct {
-	offset, length int64
-	sum            uint32 // the bytes' checksum (DocRow.Checksum); fits the padding
-	entry          int32  // in ents
-	pack           uint16
-	kind, lang     uint8
-	variant        uint8 // the legal and privacy notices' German or English address
+	offset int64
+	// length is of the bytes stored in the pack, decoded of the document
+	// as served (issue 18): a document is at most 4 GiB, so both fit in 32
+	// bits and the record stays 32 bytes (D89).
+	length, decoded uint32
+	sum             uint32 // the stored bytes' checksum (DocRow.Checksum)
+	entry           int32  // in ents
+	pack            uint16
+	kind, lang      uint8
+	variant         uint8 // the legal and privacy notices' German or English address
+	encoding        uint8 // in docEncodings
+}
+
+// docEncodings are the stored encodings a docRec codes (DocRow.Encoding):
+// the ones this engine reads (publication.KnownEncoding).
+var docEncodings = [...]string{publication.EncodingIdentity, publication.EncodingZstd}
+
+func encodingCode(enc string) (uint8, error) {
+	for i, e := range docEncodings {
+		if e == enc {
+			return uint8(i), nil
+		}
+	}
+	return 0, fmt.Errorf("field encoding: %q is not an encoding this server reads (%s or identity)", enc, publication.EncodingZstd)
 }
 
 // entryRec is an entry as the index keeps it, without a pointer.
@@ -255,9 +274,16 @@ func (ix *docIndex) add(r *publication.DocRow, chain int32) error {
 	if err != nil {
 		return err
 	}
+	enc, err := encodingCode(r.Encoding)
+	if err != nil {
+		return fmt.Errorf("document %s: %w", r.Path, err)
+	}
+	if r.Length < 0 || r.Length > math.MaxUint32 || r.DecodedLength() > math.MaxUint32 {
+		return fmt.Errorf("document %s: field length: %d bytes stored, %d decoded; at most 4 GiB", r.Path, r.Length, r.DecodedLength())
+	}
 	i := int32(len(ix.docs))
-	ix.docs = append(ix.docs, docRec{offset: r.Offset, length: r.Length, sum: r.Checksum, entry: at,
-		pack: uint16(pack), kind: uint8(kind), lang: uint8(lang), variant: pathVariant(r.Kind, r.Path)})
+	ix.docs = append(ix.docs, docRec{offset: r.Offset, length: uint32(r.Length), decoded: uint32(r.DecodedLength()), sum: r.Checksum, entry: at,
+		pack: uint16(pack), kind: uint8(kind), lang: uint8(lang), variant: pathVariant(r.Kind, r.Path), encoding: enc})
 	e.n++
 	if r.Kind == render.KindMarkdown {
 		// The default language's markdown comes first (D59).
@@ -304,10 +330,14 @@ func (ix *docIndex) rowAt(i int32, path string) publication.DocRow {
 		var buf [128]byte
 		path = string(appendDocPath(buf[:0], id, slug, ix.defaultLang(e), kind, lang, d.variant))
 	}
-	return publication.DocRow{EntryID: id, Slug: slug, Kind: kind, Lang: lang, Path: path,
-		Pack: ix.packs[d.pack], Offset: d.offset, Length: d.length, MediaType: mediaTypes[kind],
+	r := publication.DocRow{EntryID: id, Slug: slug, Kind: kind, Lang: lang, Path: path,
+		Pack: ix.packs[d.pack], Offset: d.offset, Length: int64(d.length), MediaType: mediaTypes[kind],
 		ETag: publication.DocETag(id, int(e.revision), kind, lang, ix.keys[e.key]), LastModified: fromMillis(e.lastModified),
 		Revision: e.revision, NextChangeAt: fromMillis(e.next), Checksum: d.sum}
+	if d.encoding != 0 {
+		r.Encoding, r.IdentityLength = docEncodings[d.encoding], int64(d.decoded)
+	}
+	return r
 }
 
 // langsOf is the languages of a document's entry, default first.
@@ -428,7 +458,7 @@ func sameRow(a, b *publication.DocRow) bool {
 	return a.EntryID == b.EntryID && a.Slug == b.Slug && a.Kind == b.Kind && a.Lang == b.Lang && a.Path == b.Path &&
 		a.Pack == b.Pack && a.Offset == b.Offset && a.Length == b.Length && a.MediaType == b.MediaType && a.ETag == b.ETag &&
 		a.LastModified.Equal(b.LastModified) && a.Revision == b.Revision && a.NextChangeAt.Equal(b.NextChangeAt) &&
-		a.Checksum == b.Checksum
+		a.Checksum == b.Checksum && a.Encoding == b.Encoding && a.DecodedLength() == b.DecodedLength()
 }
 
 // hashTable maps strings kept in the arena to places in ents, by open

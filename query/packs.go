@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"os"
+	"sync"
 	"syscall"
 
 	"github.com/VictoriaMetrics/fastcache"
@@ -102,9 +103,15 @@ type CorruptError struct {
 	Offset    int64
 	Length    int64
 	Want, Got uint32
+	// Decode is why bytes that passed their checksum did not decode in
+	// the encoding the index names (nil for a checksum failure).
+	Decode error
 }
 
 func (e *CorruptError) Error() string {
+	if e.Decode != nil {
+		return fmt.Sprintf("document at %s:%d (%d bytes) does not decode: %v", e.Pack, e.Offset, e.Length, e.Decode)
+	}
 	return fmt.Sprintf("document at %s:%d (%d bytes) fails its checksum: CRC-32C %08x, the index says %08x", e.Pack, e.Offset, e.Length, e.Got, e.Want)
 }
 
@@ -125,18 +132,61 @@ func grow(b []byte, n int) []byte {
 	return b[:len(b)+n]
 }
 
-// AppendBody appends the document's bytes to b: from memory when the
-// document is a stand-in, from the document cache when it holds them,
-// else with one read of its pack.
-func (d *Doc) AppendBody(b []byte) ([]byte, error) {
+// AppendStored appends the document's bytes as its pack stores them, in
+// d.Encoding, to b: from memory when the document is a stand-in (always
+// identity), from the document cache when it holds them, else with one
+// read of its pack. The cache keeps stored bytes, compressed ones for a
+// publication of pack format 2, so the same memory holds about three
+// times the documents, and a client that accepts the stored encoding is
+// answered without any work on the bytes (issue 18).
+func (d *Doc) AppendStored(b []byte) ([]byte, error) {
 	if d.pack == nil {
 		return append(b, d.body...), nil
 	}
 	return d.pack.appendAt(b, d.Offset, d.Length, d.Checksum)
 }
 
-// Bytes reads the document whole.
-func (d *Doc) Bytes() ([]byte, error) { return d.AppendBody(make([]byte, 0, d.Length)) }
+// AppendBody appends the document's bytes as served without a content
+// coding to b: the stored bytes (AppendStored), decoded. scratch, when
+// not nil, is used for the stored bytes of an encoded document, so a
+// caller that keeps a buffer decodes without allocating.
+func (d *Doc) AppendBody(b []byte) ([]byte, error) {
+	if d.pack == nil || d.Encoding == publication.EncodingIdentity {
+		return d.AppendStored(b)
+	}
+	sp := storedBufs.Get().(*[]byte)
+	defer storedBufs.Put(sp)
+	stored, err := d.AppendStored((*sp)[:0])
+	if err != nil {
+		return b, err
+	}
+	if cap(stored) <= 1<<20 {
+		*sp = stored[:0]
+	}
+	return decodeDoc(b, stored, &d.DocRow)
+}
+
+// storedBufs hold a document's stored bytes while it is decoded.
+var storedBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// decodeDoc appends the document stored as stored to b. The stored bytes
+// passed their checksum, so a failure here is a writer's fault, not the
+// disk's; it is a *CorruptError all the same, answered 503 and never
+// served.
+func decodeDoc(b, stored []byte, d *publication.DocRow) ([]byte, error) {
+	start := len(b)
+	out, err := publication.DecodeDoc(b, stored, d.Encoding)
+	if err == nil && int64(len(out)-start) != d.DecodedLength() {
+		err = fmt.Errorf("%d bytes decoded, the index says %d", len(out)-start, d.DecodedLength())
+	}
+	if err != nil {
+		return b[:start], fmt.Errorf("%s: %w", d.Path, &CorruptError{Pack: d.Pack, Offset: d.Offset, Length: d.Length, Want: d.Checksum, Got: d.Checksum, Decode: err})
+	}
+	return out, nil
+}
+
+// Bytes reads the document whole, decoded.
+func (d *Doc) Bytes() ([]byte, error) { return d.AppendBody(make([]byte, 0, d.DecodedLength())) }
 
 // DocCacheStats is what the document cache has done since the server
 // started, for its metrics.

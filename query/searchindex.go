@@ -30,7 +30,7 @@ type searchLayer struct {
 // buildSearch builds the search index of one layer of a snapshot.
 func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Index, error) {
 	b := search.NewBuilder(gaz)
-	var buf []byte
+	var buf, dec []byte
 	for at := range ix.ents {
 		id := string(ix.idOf(int32(at)))
 		i, ok := ix.entryDoc(int32(at), render.KindSearch, "")
@@ -58,8 +58,20 @@ func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Ind
 			b.Hide(id)
 			continue
 		}
+		body := buf
+		if row.Encoding != publication.EncodingIdentity {
+			var err error
+			if dec, err = publication.DecodeDoc(dec[:0], buf, row.Encoding); err != nil {
+				// Bytes that pass their checksum and do not decode are a
+				// writer's fault; the entry stays out of search, as a
+				// damaged record does (issue 18).
+				b.Hide(id)
+				continue
+			}
+			body = dec
+		}
 		var rec schemas.SearchRecord
-		if err := json.Unmarshal(buf, &rec); err != nil {
+		if err := json.Unmarshal(body, &rec); err != nil {
 			return nil, fmt.Errorf("search index: entry %s: %w", id, err)
 		}
 		if err := b.Add(&rec); err != nil {

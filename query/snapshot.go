@@ -60,6 +60,12 @@ func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer, cache *fast
 	if len(m.Index) == 0 {
 		return nil, fmt.Errorf("snapshot %s: the manifest lists no index", dir)
 	}
+	if m.Format > publication.FormatVersion {
+		// A newer pack format may store documents in ways this engine
+		// cannot read: refuse the publication at the door rather than
+		// serve bytes as something they are not (issue 18).
+		return nil, fmt.Errorf("snapshot %s: manifest field format: pack format %d is newer than this server reads (%d)", dir, m.Format, publication.FormatVersion)
+	}
 	s := &Snapshot{Dir: dir, Manifest: *m, packs: map[string]*pack{}, cache: cache}
 	if prev != nil && slices.Equal(prev.ix.base.files, m.Index[:1]) {
 		s.ix.base = prev.ix.base
@@ -165,13 +171,18 @@ type sitePack struct {
 	p    *pack
 }
 
-// Bytes reads a document whole.
+// Bytes reads a document whole, decoded: its bytes as served without a
+// content coding.
 func (s *Snapshot) Bytes(d publication.DocRow) ([]byte, error) {
 	p, err := s.pack(d.Pack)
 	if err != nil {
 		return nil, err
 	}
-	return p.appendAt(make([]byte, 0, d.Length), d.Offset, d.Length, d.Checksum)
+	stored, err := p.appendAt(make([]byte, 0, d.Length), d.Offset, d.Length, d.Checksum)
+	if err != nil || d.Encoding == publication.EncodingIdentity {
+		return stored, err
+	}
+	return decodeDoc(make([]byte, 0, d.DecodedLength()), stored, &d)
 }
 
 // Len is how many documents the snapshot serves.

@@ -9,13 +9,18 @@ import (
 
 // Manifest is a publication's manifest.json.
 type Manifest struct {
-	SpecVersion string           `json:"specVersion"`
-	Engine      string           `json:"engine"`
-	ID          string           `json:"id"`
-	Run         string           `json:"run"`
-	CreatedAt   string           `json:"createdAt"`
-	BaseURL     string           `json:"baseUrl"`
-	Counts      map[string]int64 `json:"counts"`
+	SpecVersion string `json:"specVersion"`
+	// Format is the pack format (FormatVersion): 2 stores documents
+	// compressed one by one (issue 18); 0, a publication written before,
+	// stores them as served. A server refuses a format newer than it
+	// knows rather than serve bytes it cannot read.
+	Format    int              `json:"format,omitempty"`
+	Engine    string           `json:"engine"`
+	ID        string           `json:"id"`
+	Run       string           `json:"run"`
+	CreatedAt string           `json:"createdAt"`
+	BaseURL   string           `json:"baseUrl"`
+	Counts    map[string]int64 `json:"counts"`
 	// FeedLast is the last sequence number of the change feed.
 	FeedLast int64 `json:"feedLast"`
 	// Delta: this publication's index is a delta over the ones before it.
@@ -58,6 +63,23 @@ type DocRow struct {
 	// 0 is "not recorded": publications written before it still read, and
 	// are served unchecked.
 	Checksum uint32 `json:"checksum,omitempty" parquet:"checksum,optional"`
+	// Encoding is how the bytes at Offset are stored (EncodingZstd, or
+	// EncodingIdentity: as served), and IdentityLength the document's
+	// length once decoded; Length and Checksum are of the stored bytes, so
+	// a document is still read by offset and length and checked before it
+	// is decoded (issue 18). Both are absent from the indexes of
+	// publications written before: identity, IdentityLength = Length.
+	Encoding       string `json:"encoding,omitempty" parquet:"encoding,dict,optional"`
+	IdentityLength int64  `json:"identityLength,omitempty" parquet:"identity_length,optional"`
+}
+
+// DecodedLength is the document's length as served without a content
+// coding.
+func (d *DocRow) DecodedLength() int64 {
+	if d.Encoding == EncodingIdentity || d.IdentityLength == 0 {
+		return d.Length
+	}
+	return d.IdentityLength
 }
 
 // castagnoli is the CRC-32C table; the standard library computes it with

@@ -1,6 +1,8 @@
 package publication
 
 import (
+	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path"
@@ -37,7 +39,20 @@ func WriteStatic(pub, dir string) error {
 			}
 			packs[d.Pack] = pack
 		}
-		if err := writeStaticFile(filepath.Join(dir, filepath.FromSlash(StaticName(d))), io.NewSectionReader(pack, d.Offset, d.Length)); err != nil {
+		// The tree holds documents as served without a content coding:
+		// stored bytes are checked and decoded (issue 18).
+		stored := make([]byte, d.Length)
+		if _, err := pack.ReadAt(stored, d.Offset); err != nil && err != io.EOF {
+			return fmt.Errorf("%s: %w", d.Path, err)
+		}
+		if !DocChecksumOK(stored, d.Checksum) {
+			return fmt.Errorf("%s: the stored bytes fail their checksum", d.Path)
+		}
+		body, err := DecodeDoc(nil, stored, d.Encoding)
+		if err != nil {
+			return fmt.Errorf("%s: %w", d.Path, err)
+		}
+		if err := writeStaticFile(filepath.Join(dir, filepath.FromSlash(StaticName(d))), bytes.NewReader(body)); err != nil {
 			return err
 		}
 	}

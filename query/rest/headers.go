@@ -30,7 +30,12 @@ var (
 	valExpose       = []string{"ETag, Last-Modified, Link, Content-Language, Retry-After, X-Trace-Id"}
 	valAcceptRanges = []string{"bytes"}
 	valVaryAccept   = []string{"Accept"}
-	mediaValues     = map[string][]string{}
+	// Vary of a document response (issue 18): alone, or after Accept on
+	// /{slug}, whose representation Accept chooses too (HTTP-14).
+	valVaryEncoding       = []string{"Accept-Encoding"}
+	valVaryAcceptEncoding = []string{"Accept, Accept-Encoding"}
+	valZstd               = []string{publication.EncodingZstd}
+	mediaValues           = map[string][]string{}
 )
 
 func init() {
@@ -129,11 +134,29 @@ var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b
 // checked against the index's checksum, before any header is written:
 // a damaged document fails with query.CorruptError, which fail answers
 // 503, and HEAD and conditional requests are no way around it (issue 15).
+//
+// Content coding (issue 18): a client whose Accept-Encoding takes the
+// encoding the pack stores the document in (zstd) gets the stored bytes
+// as they are, with Content-Encoding and an ETag of its own (the strong
+// ETag with "-zstd" before its closing quote, RFC 9110 §8.8.3: two
+// representations, two validators), so If-None-Match and If-Range work
+// per encoding; every other client gets the bytes decoded (identity),
+// gzip-only ones too: recompressing per response was measured too dear
+// (docs/performance.md). Every document response says Vary:
+// Accept-Encoding. A Range applies to the bytes of the representation
+// chosen, the encoded ones for zstd (RFC 9110 §14.1.2).
 func serveDoc(c *gin.Context, d *query.Doc) error {
 	r := c.Request
 	h := c.Writer.Header()
 	bp := bodies.Get().(*[]byte)
-	b, err := d.AppendBody((*bp)[:0])
+	enc := chooseEncoding(r.Header["Accept-Encoding"], d.Encoding)
+	var b []byte
+	var err error
+	if enc != "" {
+		b, err = d.AppendStored((*bp)[:0])
+	} else {
+		b, err = d.AppendBody((*bp)[:0])
+	}
 	if err != nil {
 		bodies.Put(bp)
 		return err
@@ -145,6 +168,13 @@ func serveDoc(c *gin.Context, d *query.Doc) error {
 		}
 	}()
 	h["Content-Type"] = mediaValue(d.MediaType)
+	varyEncoding(h)
+	if enc != "" {
+		h["Content-Encoding"] = valZstd
+		if et := h["Etag"]; len(et) == 1 {
+			h["Etag"] = []string{encodedETag(et[0], enc)}
+		}
+	}
 	if conditional(r.Header) {
 		http.ServeContent(c.Writer, r, "", d.LastModified, bytes.NewReader(b))
 		return nil
@@ -158,6 +188,30 @@ func serveDoc(c *gin.Context, d *query.Doc) error {
 	}
 	c.Writer.Write(b)
 	return nil
+}
+
+// varyEncoding adds Accept-Encoding to a document response's Vary.
+func varyEncoding(h http.Header) {
+	switch v := h["Vary"]; {
+	case len(v) == 0:
+		h["Vary"] = valVaryEncoding
+	case len(v) == 1 && v[0] == "Accept":
+		h["Vary"] = valVaryAcceptEncoding
+	default:
+		h["Vary"] = append(v[:len(v):len(v)], "Accept-Encoding")
+	}
+}
+
+// encodedETag is the strong ETag of a document's representation in a
+// content coding: the identity's ETag with "-{coding}" before its
+// closing quote (RFC 9110 §8.8.3), so no two representations share a
+// validator and a 304 is only ever answered for the bytes the client
+// holds.
+func encodedETag(etag, coding string) string {
+	if len(etag) < 2 || etag[len(etag)-1] != '"' {
+		return etag
+	}
+	return etag[:len(etag)-1] + "-" + coding + `"`
 }
 
 // conditional reports whether a request asks for a range or sets a

@@ -59,14 +59,18 @@ func TestPage_HTTP01_HTTP07_HTTP08_HTTP09_Negotiation(t *testing.T) {
 		if got != c.want {
 			t.Errorf("Accept %q: got %s, want %s", c.accept, got, c.want)
 		}
-		if resp.Header.Get("Vary") != "Accept" {
+		// Accept-Encoding joins Accept: every document varies by content
+		// coding (issue 18, RFC 9110 §12.5.5).
+		if resp.Header.Get("Vary") != "Accept, Accept-Encoding" {
 			t.Errorf("Accept %q: Vary %q (HTTP-14)", c.accept, resp.Header.Get("Vary"))
 		}
 	}
-	// HTTP-14: Vary only on /{slug}.
-	for _, p := range []string{"/" + hkSlug + ".md", "/" + hkSlug + ".json", "/v1/entries/" + hkID} {
-		if resp, _ := ts.get(t, p); resp.Header.Get("Vary") != "" {
-			t.Errorf("%s has Vary %q", p, resp.Header.Get("Vary"))
+	// HTTP-14: Vary: Accept only on /{slug}; the other documents vary by
+	// content coding alone.
+	for p, want := range map[string]string{"/" + hkSlug + ".md": "Accept-Encoding", "/" + hkSlug + ".json": "Accept-Encoding",
+		"/v1/entries/" + hkID: ""} { // the REST view is built per request, never content-coded
+		if resp, _ := ts.get(t, p); resp.Header.Get("Vary") != want {
+			t.Errorf("%s has Vary %q, want %q", p, resp.Header.Get("Vary"), want)
 		}
 	}
 }

@@ -1,0 +1,85 @@
+package publication
+
+import (
+	"fmt"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// The encodings a document can be stored in (DocRow.Encoding). They are
+// HTTP content codings by name (RFC 9110 §8.4.1, RFC 8878 §7.2): a
+// server answers a client that accepts the stored one with the stored
+// bytes as they are (issue 18).
+const (
+	// EncodingIdentity is a document stored as it is served: a pack of a
+	// publication written before issue 18, or a document compression
+	// would not make smaller.
+	EncodingIdentity = ""
+	// EncodingZstd is a Zstandard frame (RFC 8878) without a dictionary,
+	// so that any zstd decoder, a browser's too, reads it; see
+	// docs/performance.md for the measurement that chose it.
+	EncodingZstd = "zstd"
+)
+
+// FormatVersion is the pack format a publication's manifest names
+// (Manifest.Format). 2: documents stored compressed, each on its own
+// (EncodeDoc); none (0): every document stored as it is served. A reader
+// takes both, document by document, by DocRow.Encoding.
+const FormatVersion = 2
+
+// zstdLevel is the level packs are written at: on the documents measured
+// (docs/performance.md) it keeps nearly all of the best level's ratio at
+// several times its speed, and the pipeline compresses every document it
+// renders.
+const zstdLevel = zstd.SpeedBetterCompression
+
+// zstdMaxWindow bounds the window a stored frame may ask for: RFC 8878
+// §3.1.1.1.2 has HTTP decoders accept 8 MB, and documents are far
+// smaller, so every frame is a single segment with its size in the
+// header.
+const zstdMaxWindow = 8 << 20
+
+var (
+	zstdEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(1),
+		zstd.WithWindowSize(zstdMaxWindow), zstd.WithZeroFrames(true))
+	// The decoder reads any number of documents at once (DecodeAll is
+	// safe for concurrent use) and refuses a frame that claims more memory
+	// than a document could need.
+	zstdDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxWindow(zstdMaxWindow),
+		zstd.WithDecoderMaxMemory(1<<30))
+)
+
+// EncodeDoc is the bytes a pack stores for a document and their
+// encoding: the document compressed with zstd, on its own, so that it is
+// still read by offset and length; the document itself (identity) when
+// compressing would not make it smaller. dst is reused.
+func EncodeDoc(dst, body []byte) ([]byte, string) {
+	out := zstdEncoder.EncodeAll(body, dst[:0])
+	if len(out) >= len(body) {
+		return append(out[:0], body...), EncodingIdentity
+	}
+	return out, EncodingZstd
+}
+
+// DecodeDoc appends the document stored as stored in encoding to dst:
+// its bytes as served without a content coding.
+func DecodeDoc(dst, stored []byte, encoding string) ([]byte, error) {
+	switch encoding {
+	case EncodingIdentity:
+		return append(dst, stored...), nil
+	case EncodingZstd:
+		out, err := zstdDecoder.DecodeAll(stored, dst)
+		if err != nil {
+			return dst, fmt.Errorf("zstd: %w", err)
+		}
+		return out, nil
+	}
+	return dst, fmt.Errorf("unknown document encoding %q", encoding)
+}
+
+// KnownEncoding reports whether this engine reads an encoding: a
+// publication that stores documents in another is refused when it is
+// opened, not when a document is read.
+func KnownEncoding(encoding string) bool {
+	return encoding == EncodingIdentity || encoding == EncodingZstd
+}
