@@ -102,6 +102,3 @@ func parseCents(s string) (*int64, error) {
 	c := w*100 + f
 	return &c, nil
 }
-
-// FormatCents writes cents as an amount with two decimals ("12.50").
-func FormatCents(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }

@@ -76,10 +76,3 @@ func DecodeDoc(dst, stored []byte, encoding string) ([]byte, error) {
 	}
 	return dst, fmt.Errorf("unknown document encoding %q", encoding)
 }
-
-// KnownEncoding reports whether this engine reads an encoding: a
-// publication that stores documents in another is refused when it is
-// opened, not when a document is read.
-func KnownEncoding(encoding string) bool {
-	return encoding == EncodingIdentity || encoding == EncodingZstd
-}
