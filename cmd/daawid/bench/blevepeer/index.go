@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/char/asciifolding"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/mapping"
 
 	"github.com/daawid/registry/query/places"
@@ -38,7 +39,7 @@ const (
 	fieldAccepting  = "accepting"
 	fieldOpen       = "open" // hours slots, see openSlots
 	foldedAnalyzer  = "daawid_folded"
-	batchSize       = 2000
+	batchSize       = 5000
 )
 
 // indexMapping is the mapping of the peer's index: no dynamic fields and
@@ -98,7 +99,10 @@ func NewBuilder(dir string, gaz *places.Gazetteer, now time.Time) (*Builder, err
 	if err != nil {
 		return nil, err
 	}
-	ix, err := bleve.New(dir, im)
+	// Scorch, Bleve's default index type; unsafe_batch lets a batch
+	// return once it is searchable instead of once it is fsynced, as a
+	// bulk load would be run, since Close persists everything anyway.
+	ix, err := bleve.NewUsing(dir, im, scorch.Name, bleve.Config.DefaultKVStore, map[string]any{"unsafe_batch": true})
 	if err != nil {
 		return nil, fmt.Errorf("bleve index %s: %w", dir, err)
 	}
