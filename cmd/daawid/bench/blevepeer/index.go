@@ -99,10 +99,10 @@ func NewBuilder(dir string, gaz *places.Gazetteer, now time.Time) (*Builder, err
 	if err != nil {
 		return nil, err
 	}
-	// Scorch, Bleve's default index type; unsafe_batch lets a batch
-	// return once it is searchable instead of once it is fsynced, as a
-	// bulk load would be run, since Close persists everything anyway.
-	ix, err := bleve.NewUsing(dir, im, scorch.Name, bleve.Config.DefaultKVStore, map[string]any{"unsafe_batch": true})
+	// Scorch, Bleve's default index type, with its default options: each
+	// batch returns once persisted. (unsafe_batch, which returns once a
+	// batch is searchable, loses the last batches at Close in v2.6.3.)
+	ix, err := bleve.NewUsing(dir, im, scorch.Name, bleve.Config.DefaultKVStore, nil)
 	if err != nil {
 		return nil, fmt.Errorf("bleve index %s: %w", dir, err)
 	}
