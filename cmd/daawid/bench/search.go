@@ -27,7 +27,11 @@ import (
 // realistic queries from the registry itself (a place and everyday words,
 // a postal code and a category, a place, words and openAt), runs each
 // through query.Service and the same query written as DuckDB SQL over the
-// snapshot's tables, and prints a table.
+// snapshot's tables, and prints a table. Unless --bleve=false it also
+// indexes the same search records with Bleve (issue 18: a real engine as
+// the peer, blevepeer), runs the whole mix through it, and prints the
+// engines side by side: build time, size on disk, Go heap and VmRSS,
+// p50, p99, queries a second and how many queries found an entry.
 func benchSearch(args []string, stdout, stderr io.Writer) int {
 	f, ok := parseSearchFlags(args, stderr)
 	if !ok {
