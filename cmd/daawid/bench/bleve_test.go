@@ -76,7 +76,7 @@ func TestBleve_TranslationFindsTheEntry(t *testing.T) {
 		want []string
 	}{
 		{"words near a place", schemas.SearchInput{Query: "Tischlerei", Near: &schemas.Near{Place: "Bremen"}}, []string{probe}},
-		{"a word of a name, folded", schemas.SearchInput{Query: "Kränze Holzwerk", Near: &schemas.Near{Place: "Wuppertal"}}, []string{krause}},
+		{"one of two words needed, one folded", schemas.SearchInput{Query: "Kränze Holzwerk", Near: &schemas.Near{Place: "Wuppertal"}}, []string{krause}},
 		{"postal code and category", schemas.SearchInput{Query: "Tischlerei", Category: "trades.carpentry", Near: &schemas.Near{PostalCode: "42285", Country: "DE"}}, []string{krause}},
 		{"a sector as the category", schemas.SearchInput{Query: "Tischlerei", Category: "trades", Near: &schemas.Near{PostalCode: "42285", Country: "DE"}}, []string{krause}},
 		{"acceptingWork", schemas.SearchInput{Query: "Physiotherapiepraxis", Near: &schemas.Near{Place: "Hamburg"}, AcceptingWork: &yes}, []string{kanal}},

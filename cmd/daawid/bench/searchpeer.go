@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/daawid/registry/cmd/daawid/bench/blevepeer"
@@ -28,6 +28,7 @@ type engineRow struct {
 	heapBytes int64   // -1: not measured
 	rssMB     int64   // VmRSS delta across the build, -1: not measured
 	rssMixMB  int64   // VmRSS delta after the mix, -1: not measured
+	rssBase   int64   // VmRSS before the build, for rssMixMB
 	lat       []time.Duration
 	withHits  int // queries with at least one hit
 }
@@ -85,21 +86,11 @@ func searchRecords(pub string, fn func(*schemas.SearchRecord) error) (int64, err
 	// Pack order reads each pack once, front to back.
 	slices.SortFunc(list, func(a, b *publication.DocRow) int {
 		if a.Pack != b.Pack {
-			return cmpStr(a.Pack, b.Pack)
+			return strings.Compare(a.Pack, b.Pack)
 		}
 		return int(a.Offset - b.Offset)
 	})
 	return readRecords(pub, list, fn)
-}
-
-func cmpStr(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // readRecords reads the listed records from their packs.
@@ -173,7 +164,7 @@ func bleveBuild(pub, dir string, gaz *places.Gazetteer, now time.Time) (*blevepe
 		peer.Close()
 		return nil, nil, 0, err
 	}
-	row.rssMixMB = r0 // the base, until the mix has run
+	row.rssBase, row.rssMixMB = r0, -1
 	return peer, row, recBytes, nil
 }
 
@@ -207,8 +198,7 @@ func (m *searchMix) runBleve(peer *blevepeer.Peer, s *search.Searcher, queries [
 		}
 	}
 	_, r := memNow()
-	row.rssMixMB = r - row.rssMixMB
-	runtime.KeepAlive(peer)
+	row.rssMixMB = r - row.rssBase
 	return nil
 }
 
