@@ -168,4 +168,3 @@ func TestCompile_ClaimEdit(t *testing.T) {
 		t.Errorf("after the claim: status %s, level %s, name %q", after.Status, after.Verification.Level, after.DisplayName)
 	}
 }
-

@@ -322,7 +322,7 @@ func TestOwnerTools_Listing(t *testing.T) {
 		{"list_my_entries", "List my entries", schemas.ToolHints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false}}, // MCP-48
 		{"set_capacity", "Set capacity", schemas.ToolHints{ReadOnly: false, Destructive: true, Idempotent: true, OpenWorld: false}},       // MCP-49
 		{"update_entry", "Update my entry", schemas.ToolHints{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: false}},   // MCP-50
-		{"confirm_entry", "Confirm my entry", schemas.ToolHints{ReadOnly: false, Destructive: true, Idempotent: true, OpenWorld: false}},   // MCP-51
+		{"confirm_entry", "Confirm my entry", schemas.ToolHints{ReadOnly: false, Destructive: true, Idempotent: true, OpenWorld: false}},  // MCP-51
 	}
 	tools := schemas.OwnerTools()
 	if len(tools) != len(wants) {
