@@ -38,7 +38,7 @@ var routesOutsideOpenAPI = []struct{ method, path, why string }{
 	{"GET", "/.well-known/oauth-protected-resource", "the MCP endpoint's protected-resource metadata (RFC 9728, MCP-17), on the MCP host"},
 	{"GET", "/.well-known/oauth-protected-resource/mcp", "the MCP endpoint's protected-resource metadata at its path-specific address (RFC 9728, MCP-17)"},
 	{"GET", "/jwks", "the keys that verify the owner tools' access tokens (MCP-18)"},
-	{"GET", "/authorize", "OAuth's authorization endpoint for the owner tools (MCP-13..MCP-15)"},
+	{"GET", "/authorize", "OAuth's authorization endpoint for the owner tools (PKCE S256, public clients, iss in every answer)"},
 	{"POST", "/token", "OAuth's token endpoint for the owner tools (MCP-18, MCP-19)"},
 	{"GET", "/connect/:token", "the owner's sign-in and consent page for an app (MCP-16), a page for people"},
 	{"POST", "/connect/:token/:step", "the connect page's forms: the email, the code, allow or deny (MCP-16)"},
