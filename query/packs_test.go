@@ -34,7 +34,7 @@ func TestDocCache_D74(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := func(p *pack, off, n int64) ([]byte, error) { return p.appendAt([]byte("prefix:"), off, n, 0) }
+	read := func(p *pack, off, n int64) ([]byte, error) { return p.appendAt([]byte("prefix:"), off, n, 0, true) }
 	want := func(got []byte, err error, w []byte, what string) {
 		t.Helper()
 		if err != nil || !bytes.Equal(got, append([]byte("prefix:"), w...)) {
@@ -103,11 +103,11 @@ func TestDocCache_ChecksumBeforeCaching(t *testing.T) {
 	defer p.f.Close()
 	sum := publication.DocChecksum(good)
 	n := int64(len(good))
-	if got, err := p.appendAt(nil, 0, n, sum); err != nil || !bytes.Equal(got, good) {
+	if got, err := p.appendAt(nil, 0, n, sum, true); err != nil || !bytes.Equal(got, good) {
 		t.Fatalf("the sound document: %q, %v", got, err)
 	}
 	for range 2 {
-		got, err := p.appendAt([]byte("prefix:"), n, n, sum)
+		got, err := p.appendAt([]byte("prefix:"), n, n, sum, true)
 		if _, ok := AsCorrupt(err); !ok || string(got) != "prefix:" {
 			t.Fatalf("the damaged document: %q, %v; want a CorruptError and nothing appended", got, err)
 		}
@@ -132,5 +132,43 @@ func cacheKey(pack uint64, off int64) []byte {
 func TestDocRec_StaysSmall(t *testing.T) {
 	if n := unsafe.Sizeof(docRec{}); n != 32 {
 		t.Errorf("a document record is %d bytes, want 32", n)
+	}
+}
+
+// TestDocCache_DecodedForIdentityClients: a compressed document (D111)
+// read for a client that takes no content coding is decoded once and its
+// decoded bytes are kept, so the next such read comes from memory with no
+// pack read and no decoding; the stored bytes are then read for a client
+// that takes them, and kept in turn.
+func TestDocCache_DecodedForIdentityClients(t *testing.T) {
+	dir := t.TempDir()
+	body := bytes.Repeat([]byte("Tischlerei in Wuppertal: Einbauküchen nach Maß.\n"), 40)
+	stored, enc := publication.EncodeDoc(nil, body)
+	if enc != publication.EncodingZstd {
+		t.Fatalf("the document was stored %q", enc)
+	}
+	path := filepath.Join(dir, "c.pack")
+	if err := os.WriteFile(path, stored, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := openPack(path, fastcache.New(32<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.f.Close()
+	d := &Doc{DocRow: publication.DocRow{Offset: 0, Length: int64(len(stored)), Checksum: publication.DocChecksum(stored),
+		Encoding: enc, IdentityLength: int64(len(body))}, pack: p}
+	if got, err := d.AppendBody(nil); err != nil || !bytes.Equal(got, body) {
+		t.Fatalf("first read: %v", err)
+	}
+	// The pack is now unreadable: only the cache can answer.
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d.AppendBody([]byte("x")); err != nil || !bytes.Equal(got[1:], body) {
+		t.Errorf("second identity read is not from the cache: %v", err)
+	}
+	if _, err := d.AppendStored(nil); err == nil {
+		t.Error("the stored bytes were kept though no client took them")
 	}
 }

@@ -178,7 +178,7 @@ func (s *Snapshot) Bytes(d publication.DocRow) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	stored, err := p.appendAt(make([]byte, 0, d.Length), d.Offset, d.Length, d.Checksum)
+	stored, err := p.appendAt(make([]byte, 0, d.Length), d.Offset, d.Length, d.Checksum, true)
 	if err != nil || d.Encoding == publication.EncodingIdentity {
 		return stored, err
 	}
