@@ -219,13 +219,8 @@ func (s *Server) connectCode(w http.ResponseWriter, r *http.Request) {
 // access_denied; allow sends it a code; both with iss (MCP-15, MCP-16).
 func (s *Server) connectConsent(w http.ResponseWriter, r *http.Request) {
 	now := s.cfg.Now()
-	a, err := s.loadRequest(r.Context(), r.PathValue("token"), now)
-	if err != nil {
-		s.errorPage(w, http.StatusNotFound, err.Error())
-		return
-	}
-	if !a.signedIn {
-		s.errorPage(w, http.StatusForbidden, "sign in with the emailed code first")
+	a, ok := s.signedInRequest(w, r, now)
+	if !ok {
 		return
 	}
 	// One answer a request: the UPDATE's condition makes a second press
@@ -278,4 +273,20 @@ func maskEmail(e string) string {
 func (s *Server) unavailable(w http.ResponseWriter, op string, err error) {
 	s.cfg.Log.Error("auth: "+op, "err", err)
 	s.errorPage(w, http.StatusServiceUnavailable, "Daawid could not answer just now; try again in a minute")
+}
+
+// signedInRequest loads the connect request a page's token names and
+// answers the error page itself when there is none or its owner has not
+// signed in yet.
+func (s *Server) signedInRequest(w http.ResponseWriter, r *http.Request, now time.Time) (*authRequest, bool) {
+	a, err := s.loadRequest(r.Context(), r.PathValue("token"), now)
+	if err != nil {
+		s.errorPage(w, http.StatusNotFound, err.Error())
+		return nil, false
+	}
+	if !a.signedIn {
+		s.errorPage(w, http.StatusForbidden, "sign in with the emailed code first")
+		return nil, false
+	}
+	return a, true
 }

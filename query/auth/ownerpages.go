@@ -76,13 +76,8 @@ func (s *Server) waitingError(w http.ResponseWriter, err error) {
 // so beside the link rather than offer a file that claims to be whole.
 func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 	now := s.cfg.Now()
-	a, err := s.loadRequest(r.Context(), r.PathValue("token"), now)
-	if err != nil {
-		s.errorPage(w, http.StatusNotFound, err.Error())
-		return
-	}
-	if !a.signedIn {
-		s.errorPage(w, http.StatusForbidden, "sign in with the emailed code first")
+	a, ok := s.signedInRequest(w, r, now)
+	if !ok {
 		return
 	}
 	id := strings.TrimSuffix(r.PathValue("entry"), ".json")

@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/miekg/dns"
-
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/query/auth"
 	"github.com/daawid/registry/query/inbox"
@@ -101,35 +99,12 @@ func newRig(t *testing.T) *rig {
 
 // dnsServer answers TXT questions from r.txt over UDP on loopback.
 func (r *rig) dnsServer(t *testing.T) *net.Resolver {
-	t.Helper()
-	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := dns.NewServeMux()
-	mux.HandleFunc(".", func(w dns.ResponseWriter, q *dns.Msg) {
-		m := new(dns.Msg)
-		m.SetReply(q)
-		name := strings.TrimSuffix(strings.ToLower(q.Question[0].Name), ".")
+	return txtServer(t, func(name string) ([]string, bool) {
 		r.mu.Lock()
+		defer r.mu.Unlock()
 		txts, ok := r.txt[name]
-		r.mu.Unlock()
-		if !ok {
-			m.Rcode = dns.RcodeNameError
-		}
-		for _, txt := range txts {
-			m.Answer = append(m.Answer, &dns.TXT{Hdr: dns.RR_Header{Name: q.Question[0].Name, Rrtype: dns.TypeTXT, Class: dns.ClassINET, Ttl: 0}, Txt: []string{txt}})
-		}
-		w.WriteMsg(m)
+		return txts, ok
 	})
-	srv := &dns.Server{PacketConn: pc, Handler: mux}
-	go srv.ActivateAndServe()
-	t.Cleanup(func() { srv.Shutdown() })
-	addr := pc.LocalAddr().String()
-	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, "udp", addr)
-	}}
 }
 
 func (r *rig) setTXT(host string, values ...string) {

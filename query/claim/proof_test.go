@@ -17,6 +17,13 @@ import (
 // dnsServer answers TXT questions for the records given, over UDP on
 // loopback, and returns a resolver that asks only it.
 func dnsServer(t *testing.T, records map[string][]string) *net.Resolver {
+	return txtServer(t, func(name string) ([]string, bool) { txts, ok := records[name]; return txts, ok })
+}
+
+// txtServer answers TXT questions with what lookup gives for a name (not
+// found when it gives none), over UDP on loopback, and returns a resolver
+// that asks only it.
+func txtServer(t *testing.T, lookup func(name string) ([]string, bool)) *net.Resolver {
 	t.Helper()
 	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
@@ -26,13 +33,12 @@ func dnsServer(t *testing.T, records map[string][]string) *net.Resolver {
 	mux.HandleFunc(".", func(w dns.ResponseWriter, q *dns.Msg) {
 		m := new(dns.Msg)
 		m.SetReply(q)
-		name := strings.TrimSuffix(strings.ToLower(q.Question[0].Name), ".")
-		txts, ok := records[name]
+		txts, ok := lookup(strings.TrimSuffix(strings.ToLower(q.Question[0].Name), "."))
 		if !ok {
 			m.Rcode = dns.RcodeNameError
 		}
 		for _, txt := range txts {
-			m.Answer = append(m.Answer, &dns.TXT{Hdr: dns.RR_Header{Name: q.Question[0].Name, Rrtype: dns.TypeTXT, Class: dns.ClassINET, Ttl: 60}, Txt: []string{txt}})
+			m.Answer = append(m.Answer, &dns.TXT{Hdr: dns.RR_Header{Name: q.Question[0].Name, Rrtype: dns.TypeTXT, Class: dns.ClassINET}, Txt: []string{txt}})
 		}
 		w.WriteMsg(m)
 	})
@@ -40,7 +46,7 @@ func dnsServer(t *testing.T, records map[string][]string) *net.Resolver {
 	go srv.ActivateAndServe()
 	t.Cleanup(func() { srv.Shutdown() })
 	addr := pc.LocalAddr().String()
-	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, network, _ string) (net.Conn, error) {
+	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
 		var d net.Dialer
 		return d.DialContext(ctx, "udp", addr)
 	}}
