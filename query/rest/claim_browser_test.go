@@ -169,24 +169,7 @@ func TestClaim_Browser_HTTP34_EmailCode(t *testing.T) {
 	if _, err := chromedp.Call(bctx, network.Enable, network.EnableParams{}); err != nil {
 		t.Fatalf("starting %s: %v", chromium, err)
 	}
-	text := func(sel string) string {
-		t.Helper()
-		s, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel)))
-		if err != nil {
-			t.Fatalf("%s: %v", sel, err)
-		}
-		return s
-	}
-	click := func(sel, wantURL string) {
-		t.Helper()
-		resp, err := chromedp.RunResponse(bctx, chromedp.Click(chromedp.CSS(sel)))
-		if err != nil {
-			t.Fatalf("clicking %s: %v", sel, err)
-		}
-		if resp.Status != 200 || !strings.HasPrefix(resp.URL, wantURL) {
-			t.Fatalf("clicking %s: %d at %s, want 200 at %s…", sel, resp.Status, resp.URL, wantURL)
-		}
-	}
+	text, click := pageDriver(t, bctx)
 	claimURL := origin + "/claim/" + sbID
 	if resp, err := chromedp.Run(bctx, chromedp.NavigateResponse(claimURL)); err != nil || resp.Status != 200 {
 		t.Fatalf("GET %s: %v %v", claimURL, resp, err)

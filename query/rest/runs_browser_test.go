@@ -58,24 +58,7 @@ func TestRuns_Browser_ACT37_EndToEnd(t *testing.T) {
 	}
 	shots := browserScreenshots(t)
 
-	text := func(sel string) string {
-		t.Helper()
-		s, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel)))
-		if err != nil {
-			t.Fatalf("%s: %v", sel, err)
-		}
-		return s
-	}
-	click := func(sel, wantURL string) {
-		t.Helper()
-		resp, err := chromedp.RunResponse(bctx, chromedp.Click(chromedp.CSS(sel)))
-		if err != nil {
-			t.Fatalf("clicking %s: %v", sel, err)
-		}
-		if resp.Status != 200 || !strings.HasPrefix(resp.URL, wantURL) {
-			t.Fatalf("clicking %s: %d at %s, want 200 at %s…", sel, resp.Status, resp.URL, wantURL)
-		}
-	}
+	text, click := pageDriver(t, bctx)
 	// confirm goes through the confirmation page as a person does and
 	// checks the business's mail.
 	confirm := func(name, confirmURL, email, business string, shot bool) {
@@ -237,3 +220,28 @@ func pageLinks(t *testing.T, ctx context.Context, sel string) map[string]bool {
 }
 
 var _ = sdk.CallToolParams{}
+
+// pageDriver gives a browser test the text of the first element a CSS
+// selector finds, and a click that must land, with 200, at a URL that
+// starts with wantURL; either fails the test otherwise.
+func pageDriver(t *testing.T, bctx context.Context) (text func(sel string) string, click func(sel, wantURL string)) {
+	text = func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("%s: %v", sel, err)
+		}
+		return s
+	}
+	click = func(sel, wantURL string) {
+		t.Helper()
+		resp, err := chromedp.RunResponse(bctx, chromedp.Click(chromedp.CSS(sel)))
+		if err != nil {
+			t.Fatalf("clicking %s: %v", sel, err)
+		}
+		if resp.Status != 200 || !strings.HasPrefix(resp.URL, wantURL) {
+			t.Fatalf("clicking %s: %d at %s, want 200 at %s…", sel, resp.Status, resp.URL, wantURL)
+		}
+	}
+	return text, click
+}
