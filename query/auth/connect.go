@@ -192,23 +192,34 @@ func (s *Server) connectCode(w http.ResponseWriter, r *http.Request) {
 		s.unavailable(w, "read owners", err)
 		return
 	}
-	if !secret.SameHash(a.codeHash, s.keyed("code", a.id, code)) || len(owned) == 0 {
-		res, err := s.st.exec(r.Context(), `UPDATE auth_requests SET tries = tries + 1 WHERE id = ? AND tries < ?`, a.id, triesPerRequest)
-		if err != nil {
-			s.unavailable(w, "count a try", err)
-			return
-		}
-		if n, _ := res.RowsAffected(); n == 0 || a.tries+1 >= triesPerRequest {
+	// Every code typed takes one of the tries before it is compared (a
+	// conditional UPDATE, exact under concurrency), so no more than
+	// triesPerRequest codes are ever compared; RETURNING gives this try its
+	// own number.
+	var tries int
+	err = s.st.queryRow(r.Context(), `UPDATE auth_requests SET tries = tries + 1 WHERE id = ? AND tries < ? RETURNING tries`, a.id, triesPerRequest).Scan(&tries)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		s.unavailable(w, "count a try", err)
+		return
+	}
+	if errors.Is(err, sql.ErrNoRows) || !secret.SameHash(a.codeHash, s.keyed("code", a.id, code)) || len(owned) == 0 {
+		if err != nil || tries >= triesPerRequest {
 			s.st.exec(r.Context(), `UPDATE auth_requests SET done_at = ? WHERE id = ?`, millis(now), a.id)
 			s.errorPage(w, http.StatusForbidden, fmt.Sprintf("%d wrong codes: this sign-in is locked. Start again from the app", triesPerRequest))
 			return
 		}
-		pd.Error = fmt.Sprintf("code: is not the code Daawid sent; %d tries left", triesPerRequest-a.tries-1)
+		pd.Error = fmt.Sprintf("code: is not the code Daawid sent; %d tries left", triesPerRequest-tries)
 		s.page(w, http.StatusBadRequest, pd)
 		return
 	}
-	if _, err := s.st.exec(r.Context(), `UPDATE auth_requests SET signed_in_at = ?, code_hash = NULL WHERE id = ?`, millis(now), a.id); err != nil {
+	res, err := s.st.exec(r.Context(), `UPDATE auth_requests SET signed_in_at = ?, code_hash = NULL WHERE id = ? AND code_hash = ?`, millis(now), a.id, a.codeHash)
+	if err != nil {
 		s.unavailable(w, "sign in", err)
+		return
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		pd.Error = "code: this code was used already; ask for a new one"
+		s.page(w, http.StatusBadRequest, pd)
 		return
 	}
 	pd.Step, pd.Entries = "consent", s.ownedEntries(r, a.subject)

@@ -2,6 +2,7 @@ package claim
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -102,16 +103,18 @@ func (s *Service) ConfirmCode(ctx context.Context, c *Claim, code string, now ti
 	case c.codeHash == "":
 		return refuse(http.StatusBadRequest, "code", "no code is waiting; ask for a new one")
 	}
-	res, err := s.cfg.Store.Exec(ctx, `UPDATE claims SET tries = tries + 1 WHERE id = ? AND tries < ?`, c.id, TriesPerClaim)
-	n, err := rowsOf(res, err)
-	if err != nil {
-		return fmt.Errorf("claim: count a try: %w", err)
-	}
-	if n != 1 {
+	// RETURNING gives this try its own number: a copy of the claim loaded
+	// before other tries were taken must not count from its stale value.
+	var tries int
+	err := s.cfg.Store.QueryRow(ctx, `UPDATE claims SET tries = tries + 1 WHERE id = ? AND tries < ? RETURNING tries`, c.id, TriesPerClaim).Scan(&tries)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
 		c.Tries = TriesPerClaim
 		return refuse(http.StatusForbidden, "code", "%d wrong codes: this claim is locked; start again from the entry's claim page", TriesPerClaim)
+	case err != nil:
+		return fmt.Errorf("claim: count a try: %w", err)
 	}
-	c.Tries++
+	c.Tries = tries
 	if !now.Before(c.CodeExpires) {
 		return refuse(http.StatusBadRequest, "code", "this code ran out (a code works %d minutes); ask for a new one", int(CodeTTL.Minutes()))
 	}
@@ -121,7 +124,7 @@ func (s *Service) ConfirmCode(ctx context.Context, c *Claim, code string, now ti
 		}
 		return refuse(http.StatusBadRequest, "code", "is not the code Daawid sent; %d tries left", TriesPerClaim-c.Tries)
 	}
-	res, err = s.cfg.Store.Exec(ctx, `UPDATE claims SET email_confirmed_at = ?, code_hash = NULL WHERE id = ? AND code_hash = ?`, now.UnixMilli(), c.id, c.codeHash)
+	res, err := s.cfg.Store.Exec(ctx, `UPDATE claims SET email_confirmed_at = ?, code_hash = NULL WHERE id = ? AND code_hash = ?`, now.UnixMilli(), c.id, c.codeHash)
 	if n, err := rowsOf(res, err); err != nil || n != 1 {
 		if err != nil {
 			return fmt.Errorf("claim: confirm the address: %w", err)

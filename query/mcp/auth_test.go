@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -569,5 +570,53 @@ func TestAuth_MCP16_NoEnumeration(t *testing.T) {
 		if !strings.Contains(m.To, ownerEmail) {
 			t.Errorf("a code went to %s, who owns nothing", m.To)
 		}
+	}
+}
+
+// TestAuth_SignInTriesExactUnderConcurrency: twenty wrong sign-in codes
+// at once compare no more than the sign-in's five tries (the rule of the
+// action runs' codes); the rest are told the sign-in is locked or gone,
+// and the right code after them signs nobody in.
+func TestAuth_SignInTriesExactUnderConcurrency(t *testing.T) {
+	rg := newAuthRig(t)
+	_, challenge := pkce()
+	resp, _ := rg.get(t, rg.authorizeURL(challenge, nil))
+	connect := resp.Header.Get("Location")
+	if resp, body := rg.post(t, connect+"/email", url.Values{"email": {ownerEmail}}); resp.StatusCode != http.StatusOK {
+		t.Fatalf("email: %d %s", resp.StatusCode, body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	m, err := mail.WaitFor(ctx, rg.catcher.Dir(), func(r mail.Received) bool { return strings.Contains(r.To, ownerEmail) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	right := sixDigits.FindString(m.Body)
+	wrong := "000000"
+	if right == wrong {
+		wrong = "000001"
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	compared, refused := 0, 0
+	for range 20 {
+		wg.Go(func() {
+			resp, body := rg.post(t, connect+"/code", url.Values{"code": {wrong}})
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case resp.StatusCode == http.StatusBadRequest && strings.Contains(body, "tries left"):
+				compared++
+			case resp.StatusCode == http.StatusForbidden && strings.Contains(body, "locked"), resp.StatusCode == http.StatusNotFound:
+				refused++
+			}
+		})
+	}
+	wg.Wait()
+	if compared > 4 || compared+refused != 20 {
+		t.Errorf("%d answered as wrong codes with tries left, %d as locked or gone; want at most 4 and the rest refused", compared, refused)
+	}
+	if resp, body := rg.post(t, connect+"/code", url.Values{"code": {right}}); resp.StatusCode == http.StatusOK || strings.Contains(body, "Allow") {
+		t.Errorf("the right code after the tries signed in: %d", resp.StatusCode)
 	}
 }
