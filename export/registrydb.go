@@ -27,6 +27,7 @@ type RegistryDB struct {
 	conn    *sql.Conn
 	entries *duckdb.Appender
 	more    map[string]*duckdb.Appender // the per-entry tables
+	states  *duckdb.Appender            // temp.feed_states (feedstates.go)
 	reused  []string
 }
 
@@ -68,11 +69,18 @@ func newRegistryDB(path string) (*RegistryDB, error) {
 	return r, nil
 }
 
-// appenders opens the Appenders of the per-entry tables.
+// appenders opens the Appenders of the per-entry tables and of the
+// states the change feed compares.
 func (r *RegistryDB) appenders() error {
 	r.more = map[string]*duckdb.Appender{}
+	if _, err := r.conn.ExecContext(context.Background(), feedStatesSQL); err != nil {
+		return err
+	}
 	return r.conn.Raw(func(dc any) error {
 		var err error
+		if r.states, err = duckdb.NewAppender(dc.(driver.Conn), "temp", "main", "feed_states"); err != nil {
+			return err
+		}
 		if r.entries, err = duckdb.NewAppender(dc.(driver.Conn), "", "main", "entries"); err != nil {
 			return err
 		}
@@ -438,6 +446,9 @@ func (r *RegistryDB) Flush() error {
 
 // Finish closes the Appenders and checkpoints the database.
 func (r *RegistryDB) Finish() error {
+	if err := r.closeFeedStates(); err != nil {
+		return err
+	}
 	if err := r.entries.Close(); err != nil {
 		return err
 	}
@@ -456,6 +467,7 @@ func (r *RegistryDB) Finish() error {
 
 // Close closes the database (after Finish, or to drop it).
 func (r *RegistryDB) Close() {
+	r.closeFeedStates()
 	if r.entries != nil {
 		r.entries.Close()
 	}

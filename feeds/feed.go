@@ -40,41 +40,51 @@ type State struct {
 }
 
 // Diff turns the entries of the previous and the new publication into
-// changes, in entry ID order, numbered from next on. A previous state of
-// nil means the entry is new. at is the publication's instant.
+// changes, in entry ID order, numbered from next on. An entry prev does
+// not hold is new. at is the publication's instant.
 func Diff(prev map[string]State, cur []State, next int64, at time.Time, publication string) []Change {
 	sorted := append([]State(nil), cur...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].EntryID < sorted[j].EntryID })
 	var out []Change
 	for _, n := range sorted {
-		p, had := prev[n.EntryID]
-		typ := ""
-		switch {
-		case !had && n.Status == "removed":
-			continue // came and went between two publications: never public
-		case !had:
-			typ = Created
-		case n.Status == "removed" && p.Status != "removed":
-			typ = Removed
-		case n.Status == "removed":
-			continue
-		case n.Status == "suspended" && p.Status != "suspended":
-			typ = Suspended
-		case !n.Listed && p.Listed:
-			typ = Unlisted
-		case p.Status == "removed" && n.Status != "removed":
-			typ = Created // listed again
-		case n.Revision != p.Revision && n.Cause == "expired":
-			typ = Expired
-		case n.Revision != p.Revision || n.Slug != p.Slug || n.Listed != p.Listed || n.Status != p.Status:
-			typ = Updated
-		default:
-			continue
+		var was *State
+		if p, had := prev[n.EntryID]; had {
+			was = &p
 		}
-		out = append(out, Change{Seq: next, Type: typ, EntryID: n.EntryID, Slug: n.Slug, Revision: n.Revision, At: at.UTC(), Publication: publication})
-		next++
+		if typ := Classify(was, n); typ != "" {
+			out = append(out, Change{Seq: next, Type: typ, EntryID: n.EntryID, Slug: n.Slug, Revision: n.Revision, At: at.UTC(), Publication: publication})
+			next++
+		}
 	}
 	return out
+}
+
+// Classify is the change an entry's new state n makes over its state in
+// the previous publication (nil: it held none): a change type, or "" for
+// none. Diff applies it entry by entry; a publication too large to hold
+// its states streams them through it (issue 18).
+func Classify(p *State, n State) string {
+	switch {
+	case p == nil && n.Status == "removed":
+		return "" // came and went between two publications: never public
+	case p == nil:
+		return Created
+	case n.Status == "removed" && p.Status != "removed":
+		return Removed
+	case n.Status == "removed":
+		return ""
+	case n.Status == "suspended" && p.Status != "suspended":
+		return Suspended
+	case !n.Listed && p.Listed:
+		return Unlisted
+	case p.Status == "removed" && n.Status != "removed":
+		return Created // listed again
+	case n.Revision != p.Revision && n.Cause == "expired":
+		return Expired
+	case n.Revision != p.Revision || n.Slug != p.Slug || n.Listed != p.Listed || n.Status != p.Status:
+		return Updated
+	}
+	return ""
 }
 
 // Carry links the segments of the previous publication's feed into the
@@ -123,49 +133,116 @@ func copyFile(src, dst string) error {
 
 // Write adds a segment with the changes (none: no segment).
 func Write(dir string, changes []Change) error {
-	if len(changes) == 0 {
-		return nil
-	}
-	name := filepath.Join(dir, publication.FeedSegmentName(changes[0].Seq, changes[len(changes)-1].Seq))
-	f, err := os.Create(name + ".jsonl")
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
+	w := NewSegmentWriter(dir)
 	for _, c := range changes {
-		if err := enc.Encode(c); err != nil {
-			f.Close()
+		if err := w.Add(c); err != nil {
+			w.Abort()
 			return err
 		}
 	}
-	if err := w.Flush(); err != nil {
-		f.Close()
+	return w.Close()
+}
+
+// SegmentWriter writes one segment of the feed as its changes come, in
+// order (issue 18: a publication of millions of changes holds none of
+// them): the JSON lines and the Parquet file under temporary names, which
+// Close gives the segment's name once its last sequence number is known.
+type SegmentWriter struct {
+	dir         string
+	first, last int64
+	n           int64
+	jf, pf      *os.File
+	jw          *bufio.Writer
+	enc         *json.Encoder
+	pw          *parquet.GenericWriter[Change]
+	buf         []Change
+	err         error
+}
+
+// NewSegmentWriter starts a segment in dir; nothing is created until the
+// first change.
+func NewSegmentWriter(dir string) *SegmentWriter { return &SegmentWriter{dir: dir} }
+
+// segmentBatch is how many changes the writer buffers for the Parquet
+// file.
+const segmentBatch = 4096
+
+// Count is how many changes were added.
+func (w *SegmentWriter) Count() int64 { return w.n }
+
+// Add appends a change; its sequence number follows the one before.
+func (w *SegmentWriter) Add(c Change) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.jf == nil {
+		if w.err = w.open(); w.err != nil {
+			return w.err
+		}
+		w.first = c.Seq
+	}
+	w.last = c.Seq
+	w.n++
+	if w.err = w.enc.Encode(c); w.err != nil {
+		return w.err
+	}
+	if w.buf = append(w.buf, c); len(w.buf) == segmentBatch {
+		_, w.err = w.pw.Write(w.buf)
+		w.buf = w.buf[:0]
+	}
+	return w.err
+}
+
+func (w *SegmentWriter) open() error {
+	var err error
+	if w.jf, err = os.Create(filepath.Join(w.dir, "segment.jsonl.tmp")); err != nil {
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
+	if w.pf, err = os.Create(filepath.Join(w.dir, "segment.parquet.tmp")); err != nil {
+		w.jf.Close()
+		os.Remove(w.jf.Name())
+		w.jf = nil
 		return err
 	}
-	if err := f.Close(); err != nil {
+	w.jw = bufio.NewWriterSize(w.jf, 1<<20)
+	w.enc = json.NewEncoder(w.jw)
+	w.pw = parquet.NewGenericWriter[Change](w.pf, parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}))
+	return nil
+}
+
+// Close finishes the segment (synced) and names it by its first and last
+// sequence numbers; with no change it writes nothing.
+func (w *SegmentWriter) Close() error {
+	if w.jf == nil || w.err != nil {
+		w.Abort()
+		return w.err
+	}
+	if len(w.buf) > 0 {
+		if _, err := w.pw.Write(w.buf); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	steps := []func() error{w.jw.Flush, w.jf.Sync, w.jf.Close, w.pw.Close, w.pf.Sync, w.pf.Close}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	name := filepath.Join(w.dir, publication.FeedSegmentName(w.first, w.last))
+	if err := os.Rename(w.jf.Name(), name+".jsonl"); err != nil {
 		return err
 	}
-	pf, err := os.Create(name + ".parquet")
-	if err != nil {
-		return err
+	return os.Rename(w.pf.Name(), name+".parquet")
+}
+
+// Abort removes what the writer wrote.
+func (w *SegmentWriter) Abort() {
+	for _, f := range []*os.File{w.jf, w.pf} {
+		if f != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
 	}
-	pw := parquet.NewGenericWriter[Change](pf, parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}))
-	if _, err := pw.Write(changes); err != nil {
-		pf.Close()
-		return err
-	}
-	if err := pw.Close(); err != nil {
-		pf.Close()
-		return err
-	}
-	if err := pf.Sync(); err != nil {
-		pf.Close()
-		return err
-	}
-	return pf.Close()
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // exports writes the full bulk exports, or carries the previous ones.
-func (p *publisher) exports(ctx context.Context, dir string, rows map[string]*EntryRow) error {
+func (p *publisher) exports(ctx context.Context, dir string, src entrySource) error {
 	out := filepath.Join(dir, publication.ExportsDir)
 	if !p.cfg.Exports {
 		if p.prevDir == "" {
@@ -25,21 +25,11 @@ func (p *publisher) exports(ctx context.Context, dir string, rows map[string]*En
 	if err != nil {
 		return err
 	}
-	var live []*EntryRow
-	for _, r := range rows {
-		if !r.Removed {
-			live = append(live, r)
-		}
-	}
-	inStorageOrder(live)
 	s := p.cfg.Site
-	const chunk = 2048
-	for len(live) > 0 {
+	err = src.live(ctx, func(part []*EntryRow) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		part := live[:min(chunk, len(live))]
-		live = live[len(part):]
 		entries, err := p.st.Revisions(part)
 		if err != nil {
 			return err
@@ -63,6 +53,10 @@ func (p *publisher) exports(ctx context.Context, dir string, rows map[string]*En
 				return err
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	tax := taxonomy.Default()
 	for _, c := range tax.Categories() {

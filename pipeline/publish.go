@@ -111,19 +111,16 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	}
 	p.delta = cfg.Delta && p.sameRender
 	p.startRouting()
-	var rows map[string]*EntryRow
+	src := entrySource{st: st}
 	if p.delta {
-		rows, err = st.LoadChanged(ctx, filepath.Join(p.prevDir, publication.RegistryFile), p.prevManifest.Run)
-	} else {
-		_, rows, err = st.Load()
+		if src.changed, err = st.LoadChanged(ctx, filepath.Join(p.prevDir, publication.RegistryFile), p.prevManifest.Run); err != nil {
+			return nil, err
+		}
 	}
-	if err != nil {
+	if err := p.write(ctx, tmp, src); err != nil {
 		return nil, err
 	}
-	if err := p.write(ctx, tmp, rows); err != nil {
-		return nil, err
-	}
-	if err := p.exports(ctx, tmp, rows); err != nil {
+	if err := p.exports(ctx, tmp, src); err != nil {
 		return nil, fmt.Errorf("exports: %w", err)
 	}
 	if err := p.manifest(tmp); err != nil {
@@ -177,12 +174,20 @@ type publisher struct {
 	pack         *os.File // this publication's own pack
 	offset       int64
 	packs        map[string]bool // packs the index points into
-	docs         []publication.DocRow
-	// changed are the states of the entries rendered or removed, for the
-	// change feed.
-	changed []feeds.State
-	feed    []feeds.Change
-	feedDir string // this publication's feed, whole
+	// index is this publication's document index, written as the rows
+	// come (issue 18: no publication holds its documents' rows), and site
+	// its registry-level rows, which the manifest lists too.
+	index *publication.DocIndexWriter
+	site  []publication.DocRow
+	// The states of the entries rendered or removed go to the registry
+	// database's feed_states (issue 18); feedCount is how many changes
+	// the feed numbered from them, and notifyURLs the pages IndexNow is
+	// told of (at most indexNowMax).
+	feedCount  int64
+	notifyURLs []string
+	feedDir    string // this publication's feed, whole
+	// listedRendered: a listed entry the sitemaps show was rendered.
+	listedRendered bool
 	// listingChanged: an entry came, went, or changed its slug or listing,
 	// so a delta makes the sitemaps and the content structure again.
 	listingChanged bool
@@ -243,7 +248,7 @@ type rendered struct {
 // write renders the entries that changed into the publication's own pack
 // and points at the earlier packs for the others; then the registry-level
 // files, the document index, the feed and registry.duckdb.
-func (p *publisher) write(ctx context.Context, dir string, rows map[string]*EntryRow) error {
+func (p *publisher) write(ctx context.Context, dir string, src entrySource) error {
 	for _, sub := range []string{publication.PacksDir, publication.IndexesDir} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return err
@@ -254,20 +259,20 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 		return err
 	}
 	defer p.pack.Close()
-	var live, removed []*EntryRow
-	for _, r := range rows {
-		if r.Removed {
-			removed = append(removed, r)
-		} else {
-			live = append(live, r)
-		}
+	if p.index, err = publication.NewDocIndexWriter(filepath.Join(dir, filepath.FromSlash(publication.OwnIndex(p.rep.ID)))); err != nil {
+		return err
 	}
-	db, err := p.openRegistryDB(dir, rows)
+	defer p.index.Abort()
+	removed, err := src.removed(ctx)
+	if err != nil {
+		return err
+	}
+	db, err := p.openRegistryDB(dir, src.changed)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := p.entries(ctx, live, db); err != nil {
+	if err := p.entries(ctx, src, db); err != nil {
 		return err
 	}
 	if err := p.removedEntries(removed, db); err != nil {
@@ -278,7 +283,7 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 			return err
 		}
 	}
-	if err := p.writeFeed(dir); err != nil {
+	if err := p.writeFeed(ctx, dir, db); err != nil {
 		return fmt.Errorf("change feed: %w", err)
 	}
 	if err := db.Flush(); err != nil {
@@ -299,7 +304,10 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 		return err
 	}
 	p.packs[publication.OwnPack(p.rep.ID)] = true
-	if err := publication.WriteDocIndex(filepath.Join(dir, filepath.FromSlash(publication.OwnIndex(p.rep.ID))), p.docs); err != nil {
+	if err := p.index.Write(p.site...); err != nil {
+		return err
+	}
+	if err := p.index.Commit(); err != nil {
 		return err
 	}
 	if err := p.linkPrevious(dir); err != nil {
@@ -311,13 +319,13 @@ func (p *publisher) write(ctx context.Context, dir string, rows map[string]*Entr
 // openRegistryDB starts the publication's registry.duckdb: new for a full
 // publication, a copy of the previous one without the changed entries for
 // a delta.
-func (p *publisher) openRegistryDB(dir string, rows map[string]*EntryRow) (*export.RegistryDB, error) {
+func (p *publisher) openRegistryDB(dir string, changed map[string]*EntryRow) (*export.RegistryDB, error) {
 	path := filepath.Join(dir, publication.RegistryFile)
 	if !p.delta {
 		return export.NewRegistryDB(path)
 	}
-	ids := make([]string, 0, len(rows))
-	for _, r := range rows {
+	ids := make([]string, 0, len(changed))
+	for _, r := range changed {
 		ids = append(ids, r.EntryID)
 	}
 	sort.Strings(ids)
@@ -327,16 +335,15 @@ func (p *publisher) openRegistryDB(dir string, rows map[string]*EntryRow) (*expo
 // entries renders the live entries in chunks, in the order their
 // revisions are stored (each page of the revision files is read once), on
 // every core, and appends them in that order.
-func (p *publisher) entries(ctx context.Context, live []*EntryRow, db *export.RegistryDB) error {
-	inStorageOrder(live)
-	total := int64(len(live))
-	const chunk = 2048
-	for len(live) > 0 {
+func (p *publisher) entries(ctx context.Context, src entrySource, db *export.RegistryDB) error {
+	total, err := src.countLive(ctx)
+	if err != nil {
+		return err
+	}
+	return src.live(ctx, func(part []*EntryRow) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		part := live[:min(chunk, len(live))]
-		live = live[len(part):]
 		// Entries the previous publication holds at the same revision keep
 		// their documents; only the others are read and rendered.
 		var need []*EntryRow
@@ -366,8 +373,8 @@ func (p *publisher) entries(ctx context.Context, live []*EntryRow, db *export.Re
 		if p.cfg.Progress != nil {
 			p.cfg.Progress(p.rep.Rendered+p.rep.Reused, total)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // removedEntries keeps the removed entries in the registry (410 Gone), a
@@ -380,11 +387,15 @@ func (p *publisher) removedEntries(removed []*EntryRow, db *export.RegistryDB) e
 			return err
 		}
 		if p.delta {
-			p.docs = append(p.docs, publication.DocRow{EntryID: r.EntryID, Slug: r.Slug, Kind: publication.KindRemoved, Revision: int32(r.Revision), LastModified: r.RemovedAt})
+			if err := p.addDocs(publication.DocRow{EntryID: r.EntryID, Slug: r.Slug, Kind: publication.KindRemoved, Revision: int32(r.Revision), LastModified: r.RemovedAt}); err != nil {
+				return err
+			}
 		}
 		p.rep.Removed++
 		p.route(r.EntryID, nil)
-		p.changed = append(p.changed, feeds.State{EntryID: r.EntryID, Slug: r.Slug, Status: "removed", Revision: int32(r.Revision), Cause: r.Cause})
+		if err := db.FeedState(feeds.State{EntryID: r.EntryID, Slug: r.Slug, Status: "removed", Revision: int32(r.Revision), Cause: r.Cause}); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -424,6 +435,12 @@ func (p *publisher) linkPrevious(dir string) error {
 	return nil
 }
 
+// addDocs writes an entry's rows to the publication's document index
+// (the registry-level rows, p.site, go after every entry's).
+func (p *publisher) addDocs(rows ...publication.DocRow) error {
+	return p.index.Write(rows...)
+}
+
 // render makes one entry's documents (D59, render.Documents: the table of
 // formats decides which an entry has) and its rows in the registry's
 // tables.
@@ -461,7 +478,9 @@ func (p *publisher) append(r *rendered, db *export.RegistryDB) error {
 		for _, d := range r.docs {
 			p.packs[d.Pack] = true
 		}
-		p.docs = append(p.docs, r.docs...)
+		if err := p.addDocs(r.docs...); err != nil {
+			return err
+		}
 		p.rep.Reused++
 		p.route(r.row.EntryID, p.prevRoutes[r.row.EntryID])
 		db.Reused(r.row.EntryID)
@@ -482,9 +501,16 @@ func (p *publisher) append(r *rendered, db *export.RegistryDB) error {
 			pub.ETag, pub.MarkdownBytes = d.ETag, d.DecodedLength()
 		}
 	}
-	p.docs = append(p.docs, r.docs...)
-	p.changed = append(p.changed, feeds.State{EntryID: r.e.ID, Slug: r.e.Slug, Status: string(r.e.Status), Listed: r.e.Listed,
-		Revision: int32(r.e.Record.Revision), Cause: r.row.Cause})
+	if err := p.addDocs(r.docs...); err != nil {
+		return err
+	}
+	if err := db.FeedState(feeds.State{EntryID: r.e.ID, Slug: r.e.Slug, Status: string(r.e.Status), Listed: r.e.Listed,
+		Revision: int32(r.e.Record.Revision), Cause: r.row.Cause}); err != nil {
+		return err
+	}
+	if r.e.Listed && r.e.Status != schemas.StatusSuspended {
+		p.listedRendered = true
+	}
 	p.rep.Rendered++
 	return db.Entry(r.e, pub, &r.tables)
 }
@@ -495,16 +521,12 @@ func (p *publisher) append(r *rendered, db *export.RegistryDB) error {
 func (p *publisher) manifest(dir string) error {
 	m := publication.Manifest{SpecVersion: schemas.SchemaVersion, Format: publication.FormatVersion, Engine: render.EngineVersion, ID: p.rep.ID, Run: p.rep.Run, CreatedAt: schemas.FormatTime(p.now),
 		BaseURL: p.cfg.Site.BaseURL, Files: map[string]string{}, Delta: p.delta,
-		Counts:   map[string]int64{"entries": p.rep.Entries, "removed": p.rep.Removed, "documents": p.rep.Documents, "changes": int64(len(p.feed))},
-		FeedLast: p.prevFeed + int64(len(p.feed))}
+		Counts:   map[string]int64{"entries": p.rep.Entries, "removed": p.rep.Removed, "documents": p.rep.Documents, "changes": p.feedCount},
+		FeedLast: p.prevFeed + p.feedCount}
 	if p.delta {
 		m.Index = append(m.Index, p.prevManifest.Index...)
 	}
-	for _, d := range p.docs {
-		if d.Kind == publication.KindSite {
-			m.Site = append(m.Site, d)
-		}
-	}
+	m.Site = p.site
 	m.Index = append(m.Index, publication.OwnIndex(p.rep.ID))
 	for pk := range p.packs {
 		m.Packs = append(m.Packs, pk)

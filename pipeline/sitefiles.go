@@ -55,14 +55,7 @@ func (p *publisher) siteFiles(db *export.RegistryDB) error {
 // listedEntryChanged reports whether this publication rendered a listed
 // entry that the sitemaps show: its new revision is a new lastmod
 // (HTTP-29) and a new token figure in the content structure.
-func (p *publisher) listedEntryChanged() bool {
-	for _, c := range p.changed {
-		if c.Listed && c.Status != "removed" && c.Status != "suspended" {
-			return true
-		}
-	}
-	return false
-}
+func (p *publisher) listedEntryChanged() bool { return p.listedRendered }
 
 // listingFile reports whether a registry-level file is made from the list
 // of entries (the sitemaps and the content structure).
@@ -96,7 +89,7 @@ func (p *publisher) keep(group func(path string) bool, all bool) bool {
 	for _, d := range kept {
 		p.packs[d.Pack] = true
 	}
-	p.docs = append(p.docs, kept...)
+	p.site = append(p.site, kept...)
 	p.rep.Documents += int64(len(kept))
 	return true
 }
@@ -175,7 +168,7 @@ func (p *publisher) writeSiteFiles(extra []siteFile) error {
 		// Stored compressed like the entries' documents (issue 18); the
 		// ETag stays the hash of the bytes as served.
 		stored, enc := publication.EncodeDoc(nil, f.body)
-		p.docs = append(p.docs, publication.DocRow{Kind: publication.KindSite, Path: f.path, Pack: publication.OwnPack(p.rep.ID), Offset: p.offset, Length: int64(len(stored)), MediaType: f.media,
+		p.site = append(p.site, publication.DocRow{Kind: publication.KindSite, Path: f.path, Pack: publication.OwnPack(p.rep.ID), Offset: p.offset, Length: int64(len(stored)), MediaType: f.media,
 			ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now, Checksum: publication.DocChecksum(stored),
 			Encoding: enc, IdentityLength: int64(len(f.body))})
 		if _, err := p.pack.Write(stored); err != nil {

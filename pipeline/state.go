@@ -353,6 +353,69 @@ func scanIndexRow(rs *sql.Rows) (indexRow, error) {
 	return ir, err
 }
 
+// ScanLive streams the current live entries in the order their revisions
+// are stored (each page of the revision files is then read once), in
+// chunks of at most chunk rows, without holding them (issue 18: a full
+// publication's memory does not grow with the registry; DuckDB sorts
+// within its memory limit and spills beyond it). fn owns each chunk.
+func (s *State) ScanLive(ctx context.Context, chunk int, fn func([]*EntryRow) error) error {
+	return s.scanEntries(ctx, `removed_at IS NULL ORDER BY revision_run, revision_row`, chunk, fn)
+}
+
+// CountLive is how many live entries ScanLive streams.
+func (s *State) CountLive(ctx context.Context) (int64, error) {
+	if len(s.chain) == 0 {
+		return 0, nil
+	}
+	var n int64
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM `+indexSource(s.chain)+` WHERE revision > 0 AND removed_at IS NULL`).Scan(&n)
+	return n, err
+}
+
+// Removed reads the current removed entries, by entry ID.
+func (s *State) Removed(ctx context.Context) ([]*EntryRow, error) {
+	var out []*EntryRow
+	err := s.scanEntries(ctx, `removed_at IS NOT NULL ORDER BY entry_id`, 4096, func(rows []*EntryRow) error {
+		out = append(out, rows...)
+		return nil
+	})
+	return out, err
+}
+
+// scanEntries streams the current entries (revision > 0) matching where,
+// which ends with their order.
+func (s *State) scanEntries(ctx context.Context, where string, chunk int, fn func([]*EntryRow) error) error {
+	if len(s.chain) == 0 {
+		return nil
+	}
+	rs, err := s.db.QueryContext(ctx, `SELECT `+indexColumns("")+` FROM `+indexSource(s.chain)+` WHERE revision > 0 AND `+where)
+	if err != nil {
+		return fmt.Errorf("state entries: %w", err)
+	}
+	defer rs.Close()
+	part := make([]*EntryRow, 0, chunk)
+	for rs.Next() {
+		ir, err := scanIndexRow(rs)
+		if err != nil {
+			return fmt.Errorf("state entries: %w", err)
+		}
+		row := entryRowOf(&ir)
+		if part = append(part, &row); len(part) == chunk {
+			if err := fn(part); err != nil {
+				return err
+			}
+			part = make([]*EntryRow, 0, chunk)
+		}
+	}
+	if err := rs.Err(); err != nil {
+		return fmt.Errorf("state entries: %w", err)
+	}
+	if len(part) > 0 {
+		return fn(part)
+	}
+	return nil
+}
+
 // LoadChanged reads the entries whose current state differs from a
 // publication's registry.duckdb (another revision, or removed since, or
 // new), for a delta publication: one join in DuckDB instead of loading

@@ -38,7 +38,7 @@ func (p *publisher) updatesFiles(db *export.RegistryDB) ([]siteFile, error) {
 	if size <= 0 {
 		size = updatesPageSize
 	}
-	last := p.prevFeed + int64(len(p.feed))
+	last := p.prevFeed + p.feedCount
 	full := last / size
 	oldest := max(1, full-updatesPagesKept+1)
 	carried := map[int64]bool{}
@@ -48,7 +48,7 @@ func (p *publisher) updatesFiles(db *export.RegistryDB) ([]siteFile, error) {
 				carried[n] = true
 				oldest = min(oldest, n)
 				p.packs[d.Pack] = true
-				p.docs = append(p.docs, d)
+				p.site = append(p.site, d)
 				p.rep.Documents++
 			}
 		}

@@ -83,24 +83,92 @@ func ReadDocs(dir string, m *Manifest) ([]DocRow, error) {
 // Parquet, in row groups of 64 Ki rows, DocRow by DocRow in the order
 // given (an entry's documents together, in the order written).
 func WriteDocIndex(path string, docs []DocRow) error {
-	af, err := CreateAtomic(path)
+	w, err := NewDocIndexWriter(path)
 	if err != nil {
 		return err
 	}
+	if err := w.Write(docs...); err != nil {
+		w.Abort()
+		return err
+	}
+	return w.Commit()
+}
+
+// DocIndexWriter writes a document index as its rows come (issue 18: a
+// publication streams its documents' rows instead of holding them all),
+// into a temporary file that Commit renames into place. It buffers one
+// batch of rows and the Parquet writer one row group; nothing else grows
+// with the index.
+type DocIndexWriter struct {
+	path string
+	af   *AtomicFile
+	w    *parquet.GenericWriter[DocRow]
+	buf  []DocRow
+	rows int64
+}
+
+// docIndexBatch is how many rows the writer buffers before it hands them
+// to the Parquet writer.
+const docIndexBatch = 4096
+
+// NewDocIndexWriter starts a document index at path.
+func NewDocIndexWriter(path string) (*DocIndexWriter, error) {
+	af, err := CreateAtomic(path)
+	if err != nil {
+		return nil, err
+	}
 	w := parquet.NewGenericWriter[DocRow](af.File, parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
 		parquet.PageBufferSize(32<<10), parquet.MaxRowsPerRowGroup(64<<10))
-	for i := 0; i < len(docs); i += 4096 {
-		if _, err := w.Write(docs[i:min(i+4096, len(docs))]); err != nil {
-			af.Abort()
-			return fmt.Errorf("%s: %w", path, err)
+	return &DocIndexWriter{path: path, af: af, w: w, buf: make([]DocRow, 0, docIndexBatch)}, nil
+}
+
+// Write adds rows, in order.
+func (x *DocIndexWriter) Write(rows ...DocRow) error {
+	for len(rows) > 0 {
+		n := min(len(rows), docIndexBatch-len(x.buf))
+		x.buf = append(x.buf, rows[:n]...)
+		rows = rows[n:]
+		if len(x.buf) == docIndexBatch {
+			if err := x.flush(); err != nil {
+				return err
+			}
 		}
 	}
-	if err := w.Close(); err != nil {
-		af.Abort()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return af.Commit()
+	return nil
 }
+
+// Rows is how many rows were written so far.
+func (x *DocIndexWriter) Rows() int64 { return x.rows + int64(len(x.buf)) }
+
+func (x *DocIndexWriter) flush() error {
+	if len(x.buf) == 0 {
+		return nil
+	}
+	if _, err := x.w.Write(x.buf); err != nil {
+		return fmt.Errorf("%s: %w", x.path, err)
+	}
+	x.rows += int64(len(x.buf))
+	clear(x.buf) // drop the strings the rows point at
+	x.buf = x.buf[:0]
+	return nil
+}
+
+// Commit writes what is buffered, closes the file and moves it into place.
+func (x *DocIndexWriter) Commit() error {
+	if err := x.flush(); err != nil {
+		x.Abort()
+		return err
+	}
+	if err := x.w.Close(); err != nil {
+		x.Abort()
+		return fmt.Errorf("%s: %w", x.path, err)
+	}
+	return x.af.Commit()
+}
+
+// Abort removes the unfinished file; it may be called after Commit, which
+// it leaves alone.
+func (x *DocIndexWriter) Abort() { x.af.Abort() }
 
 // ReadPublicationDocs reads the documents of the publication in dir
 // through its manifest's index chain (ResolveDocs).
