@@ -31,6 +31,12 @@ type RegistryDB struct {
 	reused  []string
 }
 
+// registryDBOptions bound DuckDB's memory while a publication writes its
+// database (its default is 80 % of the machine's): the feed's join and
+// the copies of reused rows spill to disk beyond it (issue 18). The
+// publication's peak memory is stated in docs/scale.md.
+const registryDBOptions = "?memory_limit=512MB"
+
 // NewRegistryDB makes a new registry.duckdb at path, with the taxonomy's
 // categories.
 func NewRegistryDB(path string) (*RegistryDB, error) {
@@ -42,7 +48,7 @@ func NewRegistryDB(path string) (*RegistryDB, error) {
 }
 
 func newRegistryDB(path string) (*RegistryDB, error) {
-	db, err := sql.Open("duckdb", path)
+	db, err := sql.Open("duckdb", path+registryDBOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +238,7 @@ func copyRegistryDB(src, dst string, changed []string) (*RegistryDB, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("duckdb", dst)
+	db, err := sql.Open("duckdb", dst+registryDBOptions)
 	if err != nil {
 		return nil, err
 	}
