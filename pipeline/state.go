@@ -388,17 +388,25 @@ func (s *State) scanEntries(ctx context.Context, where string, chunk int, fn fun
 	if len(s.chain) == 0 {
 		return nil
 	}
-	rs, err := s.db.QueryContext(ctx, `SELECT `+indexColumns("")+` FROM `+indexSource(s.chain)+` WHERE revision > 0 AND `+where)
+	// Only the columns of an EntryRow: the sort carries each row whole
+	// (the identity's items and old slugs stay on disk).
+	rs, err := s.db.QueryContext(ctx, `SELECT key, entry_id, slug, revision, status, claimed, held, content_hash, source_hash, updated_at,
+		next_change_at, removed_at, coalesce(removed_reason, ''), coalesce(revision_run, ''), revision_row, coalesce(cause, '')
+		FROM `+indexSource(s.chain)+` WHERE revision > 0 AND `+where)
 	if err != nil {
 		return fmt.Errorf("state entries: %w", err)
 	}
 	defer rs.Close()
 	part := make([]*EntryRow, 0, chunk)
 	for rs.Next() {
-		ir, err := scanIndexRow(rs)
+		var ir indexRow
+		var updated, next, removed sql.NullTime
+		err := rs.Scan(&ir.Key, &ir.EntryID, &ir.Slug, &ir.Revision, &ir.Status, &ir.Claimed, &ir.Held, &ir.ContentHash, &ir.SourceHash,
+			&updated, &next, &removed, &ir.RemovedReason, &ir.RevisionRun, &ir.RevisionRow, &ir.Cause)
 		if err != nil {
 			return fmt.Errorf("state entries: %w", err)
 		}
+		ir.UpdatedAt, ir.NextChangeAt, ir.RemovedAt = updated.Time, next.Time, removed.Time
 		row := entryRowOf(&ir)
 		if part = append(part, &row); len(part) == chunk {
 			if err := fn(part); err != nil {
