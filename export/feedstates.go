@@ -2,11 +2,13 @@ package export
 
 import (
 	"context"
+	"errors"
 
 	"fmt"
 	"strings"
 
 	"github.com/daawid/registry/feeds"
+	"github.com/duckdb/duckdb-go/v2"
 )
 
 // The change feed compares the states of the entries a publication
@@ -19,7 +21,8 @@ import (
 // feedStatesSQL makes the temporary table (before the Appenders open:
 // DDL next to open Appenders loses their rows).
 const feedStatesSQL = `CREATE OR REPLACE TEMP TABLE feed_states (entry_id VARCHAR NOT NULL, slug VARCHAR NOT NULL, status VARCHAR NOT NULL,
-	cause VARCHAR NOT NULL, listed BOOLEAN NOT NULL, revision INTEGER NOT NULL)`
+	cause VARCHAR NOT NULL, listed BOOLEAN NOT NULL, revision INTEGER NOT NULL);
+	CREATE OR REPLACE TEMP TABLE reused_ids (entry_id VARCHAR NOT NULL)`
 
 // FeedState records the state of an entry this publication rendered or
 // removed, for ScanFeedStates.
@@ -70,12 +73,15 @@ func (r *RegistryDB) ScanFeedStates(ctx context.Context, prevDB string, fn func(
 	return nil
 }
 
-// closeFeedStates closes the Appender of the states (Finish, Close).
+// closeFeedStates closes the Appenders of the temporary tables (Finish,
+// Close).
 func (r *RegistryDB) closeFeedStates() error {
-	if r.states == nil {
-		return nil
+	var errs []error
+	for _, a := range []**duckdb.Appender{&r.states, &r.reused} {
+		if *a != nil {
+			errs = append(errs, (*a).Close())
+			*a = nil
+		}
 	}
-	err := r.states.Close()
-	r.states = nil
-	return err
+	return errors.Join(errs...)
 }

@@ -28,7 +28,8 @@ type RegistryDB struct {
 	entries *duckdb.Appender
 	more    map[string]*duckdb.Appender // the per-entry tables
 	states  *duckdb.Appender            // temp.feed_states (feedstates.go)
-	reused  []string
+	reused  *duckdb.Appender            // temp.reused_ids: entries CopyReused copies
+	nReused int64
 }
 
 // registryDBOptions bound DuckDB's memory while a publication writes its
@@ -85,6 +86,9 @@ func (r *RegistryDB) appenders() error {
 	return r.conn.Raw(func(dc any) error {
 		var err error
 		if r.states, err = duckdb.NewAppender(dc.(driver.Conn), "temp", "main", "feed_states"); err != nil {
+			return err
+		}
+		if r.reused, err = duckdb.NewAppender(dc.(driver.Conn), "temp", "main", "reused_ids"); err != nil {
 			return err
 		}
 		if r.entries, err = duckdb.NewAppender(dc.(driver.Conn), "", "main", "entries"); err != nil {
@@ -273,27 +277,29 @@ func copyRegistryDB(src, dst string, changed []string) (*RegistryDB, error) {
 }
 
 // Reused notes an entry whose documents were copied: its rows are copied
-// from the previous publication's registry.duckdb by CopyReused.
-func (r *RegistryDB) Reused(entryID string) {
-	r.reused = append(r.reused, entryID)
+// from the previous publication's registry.duckdb by CopyReused. The IDs
+// go to a temporary table, not the heap (issue 18).
+func (r *RegistryDB) Reused(entryID string) error {
+	r.nReused++
+	return r.reused.AppendRow(entryID)
 }
 
 // CopyReused copies the rows of the reused entries from the previous
 // publication's database.
 func (r *RegistryDB) CopyReused(prevDB string) error {
-	if len(r.reused) == 0 {
+	if r.nReused == 0 {
 		return nil
 	}
 	ctx := context.Background()
 	if err := r.Flush(); err != nil {
 		return err
 	}
-	if err := publication.TempStrings(ctx, r.conn, "reused", "entry_id", r.reused); err != nil {
+	if err := r.reused.Flush(); err != nil {
 		return err
 	}
 	stmts := []string{`ATTACH '` + strings.ReplaceAll(prevDB, "'", "''") + `' AS prev (READ_ONLY)`}
 	for _, t := range append([]string{"entries"}, publication.EntryTables...) {
-		stmts = append(stmts, `INSERT INTO `+t+` SELECT p.* FROM prev.`+t+` p JOIN temp.reused USING (entry_id)`)
+		stmts = append(stmts, `INSERT INTO `+t+` SELECT p.* FROM prev.`+t+` p JOIN temp.reused_ids USING (entry_id)`)
 	}
 	stmts = append(stmts, `DETACH prev`)
 	for _, q := range stmts {

@@ -107,15 +107,24 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 		renderKey: cfg.Site.Key(), packs: map[string]bool{}}
 	if err := p.openPrevious(cfg.Delta); err != nil {
 		log.Warn("previous publication unreadable; publishing in full", "err", err)
-		p.prev, p.sameRender, p.prevManifest = nil, false, nil
+		p.sameRender, p.prevManifest = false, nil
 	}
 	p.delta = cfg.Delta && p.sameRender
 	p.startRouting()
 	src := entrySource{st: st}
-	if p.delta {
+	switch {
+	case p.delta:
 		if src.changed, err = st.LoadChanged(ctx, filepath.Join(p.prevDir, publication.RegistryFile), p.prevManifest.Run); err != nil {
 			return nil, err
 		}
+	case p.sameRender:
+		// A full publication over one made by the same engine for the
+		// same site points at its documents of the entries it holds at
+		// their current revision.
+		if src.reuse, err = st.openReuse(ctx, p.prevDir, p.prevManifest.Index); err != nil {
+			return nil, err
+		}
+		defer src.reuse.close()
 	}
 	if err := p.write(ctx, tmp, src); err != nil {
 		return nil, err
@@ -168,9 +177,7 @@ type publisher struct {
 	prevDir      string
 	prevManifest *publication.Manifest
 	prevFeed     int64
-	sameRender   bool                            // made by this engine for this site
-	prev         map[string][]publication.DocRow // its documents by entry (full publications)
-	prevRev      map[string]int32
+	sameRender   bool // made by this engine for this site
 	pack         *os.File // this publication's own pack
 	offset       int64
 	packs        map[string]bool // packs the index points into
@@ -215,21 +222,6 @@ func (p *publisher) openPrevious(delta bool) error {
 	p.sameRender = m.Engine == render.EngineVersion && m.BaseURL == p.cfg.Site.BaseURL && len(m.Index) > 0
 	if p.sameRender {
 		p.sameRender = p.readPreviousRouting(m.ID)
-	}
-	if !p.sameRender || delta {
-		return nil
-	}
-	docs, err := publication.ReadDocs(dir, m)
-	if err != nil {
-		return err
-	}
-	p.prev, p.prevRev = map[string][]publication.DocRow{}, map[string]int32{}
-	for _, d := range docs {
-		if d.Kind == publication.KindSite {
-			continue
-		}
-		p.prev[d.EntryID] = append(p.prev[d.EntryID], d)
-		p.prevRev[d.EntryID] = d.Revision
 	}
 	return nil
 }
@@ -278,7 +270,7 @@ func (p *publisher) write(ctx context.Context, dir string, src entrySource) erro
 	if err := p.removedEntries(removed, db); err != nil {
 		return err
 	}
-	if p.prev != nil {
+	if src.reuse != nil {
 		if err := db.CopyReused(filepath.Join(p.prevDir, publication.RegistryFile)); err != nil {
 			return err
 		}
@@ -340,39 +332,51 @@ func (p *publisher) entries(ctx context.Context, src entrySource, db *export.Reg
 	if err != nil {
 		return err
 	}
-	return src.live(ctx, func(part []*EntryRow) error {
-		if err := ctx.Err(); err != nil {
-			return err
+	progress := func() {
+		if p.cfg.Progress != nil {
+			p.cfg.Progress(p.rep.Rendered+p.rep.Reused, total)
 		}
-		// Entries the previous publication holds at the same revision keep
-		// their documents; only the others are read and rendered.
-		var need []*EntryRow
-		for _, r := range part {
-			if p.prev == nil || p.prevRev[r.EntryID] != int32(r.Revision) {
-				need = append(need, r)
+	}
+	toRender := src.live
+	if src.reuse != nil {
+		// The entries the previous publication holds at the same revision
+		// keep their documents; only the others are read and rendered.
+		err := src.reuse.docs(ctx, func(docs []publication.DocRow) error {
+			r := rendered{row: &EntryRow{EntryID: docs[0].EntryID}, reused: true, docs: docs}
+			if err := p.append(&r, db); err != nil {
+				return err
 			}
-		}
-		entries, err := p.st.Revisions(need)
+			if p.rep.Reused%publishChunk == 0 {
+				progress()
+			}
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		out := make([]rendered, len(part))
-		parallelFor(len(part), func(i int) {
-			r := part[i]
-			if e := entries[r.EntryID]; e != nil {
-				out[i] = p.render(e, r)
-				return
+		toRender = func(ctx context.Context, fn func([]*EntryRow) error) error { return src.reuse.liveToRender(ctx, src.st, fn) }
+	}
+	return toRender(ctx, func(part []*EntryRow) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		entries, err := p.st.Revisions(part)
+		if err != nil {
+			return err
+		}
+		for _, r := range part {
+			if entries[r.EntryID] == nil {
+				return fmt.Errorf("the state has no revision %d of %s", r.Revision, r.EntryID)
 			}
-			out[i] = rendered{row: r, reused: true, docs: p.prev[r.EntryID]}
-		})
+		}
+		out := make([]rendered, len(part))
+		parallelFor(len(part), func(i int) { out[i] = p.render(entries[part[i].EntryID], part[i]) })
 		for i := range out {
 			if err := p.append(&out[i], db); err != nil {
 				return err
 			}
 		}
-		if p.cfg.Progress != nil {
-			p.cfg.Progress(p.rep.Rendered+p.rep.Reused, total)
-		}
+		progress()
 		return nil
 	})
 }
@@ -483,8 +487,7 @@ func (p *publisher) append(r *rendered, db *export.RegistryDB) error {
 		}
 		p.rep.Reused++
 		p.route(r.row.EntryID, p.prevRoutes[r.row.EntryID])
-		db.Reused(r.row.EntryID)
-		return nil
+		return db.Reused(r.row.EntryID)
 	}
 	p.route(r.e.ID, r.routes)
 	base := p.offset

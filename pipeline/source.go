@@ -13,6 +13,9 @@ type entrySource struct {
 	st *State
 	// changed are a delta's entries by key; nil streams the state.
 	changed map[string]*EntryRow
+	// reuse, for a full publication over one made by the same engine for
+	// the same site, are its documents kept.
+	reuse *reuse
 }
 
 // publishChunk is how many entries a publication reads and renders at

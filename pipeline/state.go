@@ -359,7 +359,7 @@ func scanIndexRow(rs *sql.Rows) (indexRow, error) {
 // publication's memory does not grow with the registry; DuckDB sorts
 // within its memory limit and spills beyond it). fn owns each chunk.
 func (s *State) ScanLive(ctx context.Context, chunk int, fn func([]*EntryRow) error) error {
-	return s.scanEntries(ctx, `removed_at IS NULL ORDER BY revision_run, revision_row`, chunk, fn)
+	return s.scanEntries(ctx, s.db, `removed_at IS NULL ORDER BY revision_run, revision_row`, chunk, fn)
 }
 
 // CountLive is how many live entries ScanLive streams.
@@ -375,22 +375,28 @@ func (s *State) CountLive(ctx context.Context) (int64, error) {
 // Removed reads the current removed entries, by entry ID.
 func (s *State) Removed(ctx context.Context) ([]*EntryRow, error) {
 	var out []*EntryRow
-	err := s.scanEntries(ctx, `removed_at IS NOT NULL ORDER BY entry_id`, 4096, func(rows []*EntryRow) error {
+	err := s.scanEntries(ctx, s.db, `removed_at IS NOT NULL ORDER BY entry_id`, 4096, func(rows []*EntryRow) error {
 		out = append(out, rows...)
 		return nil
 	})
 	return out, err
 }
 
+// queryer is a database or one of its connections (which holds its
+// temporary tables).
+type queryer interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
 // scanEntries streams the current entries (revision > 0) matching where,
-// which ends with their order.
-func (s *State) scanEntries(ctx context.Context, where string, chunk int, fn func([]*EntryRow) error) error {
+// which ends with their order, through q.
+func (s *State) scanEntries(ctx context.Context, q queryer, where string, chunk int, fn func([]*EntryRow) error) error {
 	if len(s.chain) == 0 {
 		return nil
 	}
 	// Only the columns of an EntryRow: the sort carries each row whole
 	// (the identity's items and old slugs stay on disk).
-	rs, err := s.db.QueryContext(ctx, `SELECT key, entry_id, slug, revision, status, claimed, held, content_hash, source_hash, updated_at,
+	rs, err := q.QueryContext(ctx, `SELECT key, entry_id, slug, revision, status, claimed, held, content_hash, source_hash, updated_at,
 		next_change_at, removed_at, coalesce(removed_reason, ''), coalesce(revision_run, ''), revision_row, coalesce(cause, '')
 		FROM `+indexSource(s.chain)+` WHERE revision > 0 AND `+where)
 	if err != nil {
