@@ -177,7 +177,7 @@ type publisher struct {
 	prevDir      string
 	prevManifest *publication.Manifest
 	prevFeed     int64
-	sameRender   bool // made by this engine for this site
+	sameRender   bool     // made by this engine for this site
 	pack         *os.File // this publication's own pack
 	offset       int64
 	packs        map[string]bool // packs the index points into
@@ -354,7 +354,9 @@ func (p *publisher) entries(ctx context.Context, src entrySource, db *export.Reg
 		if err != nil {
 			return err
 		}
-		toRender = func(ctx context.Context, fn func([]*EntryRow) error) error { return src.reuse.liveToRender(ctx, src.st, fn) }
+		toRender = func(ctx context.Context, fn func([]*EntryRow) error) error {
+			return src.reuse.liveToRender(ctx, src.st, fn)
+		}
 	}
 	return toRender(ctx, func(part []*EntryRow) error {
 		if err := ctx.Err(); err != nil {
