@@ -26,13 +26,15 @@ func (p *publisher) exports(ctx context.Context, dir string, src entrySource) er
 		return err
 	}
 	s := p.cfg.Site
-	err = src.live(ctx, func(part []*EntryRow) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	type viewed struct {
+		entries map[string]*schemas.Entry
+		part    []*EntryRow
+		views   [][]schemas.EntryView
+	}
+	err = overlapped(ctx, src.live, func(part []*EntryRow) (viewed, error) {
 		entries, err := p.st.Revisions(part)
 		if err != nil {
-			return err
+			return viewed{}, err
 		}
 		// Each entry's view in every language it is published in, default
 		// first: the per-language text maps of the exports (v2).
@@ -47,9 +49,11 @@ func (p *publisher) exports(ctx context.Context, dir string, src entrySource) er
 				}
 			}
 		})
-		for i := range views {
-			e := entries[part[i].EntryID]
-			if err := x.Add(views[i], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage)); err != nil {
+		return viewed{entries, part, views}, nil
+	}, func(v viewed) error {
+		for i := range v.views {
+			e := v.entries[v.part[i].EntryID]
+			if err := x.Add(v.views[i], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage)); err != nil {
 				return err
 			}
 		}

@@ -358,21 +358,23 @@ func (p *publisher) entries(ctx context.Context, src entrySource, db *export.Reg
 			return src.reuse.liveToRender(ctx, src.st, fn)
 		}
 	}
-	return toRender(ctx, func(part []*EntryRow) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+	// Reading and rendering a chunk (on every core) overlaps appending
+	// the chunk before it to the pack and the registry database (one
+	// goroutine): the append alone kept a core idle.
+	return overlapped(ctx, toRender, func(part []*EntryRow) ([]rendered, error) {
 		entries, err := p.st.Revisions(part)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		for _, r := range part {
 			if entries[r.EntryID] == nil {
-				return fmt.Errorf("the state has no revision %d of %s", r.Revision, r.EntryID)
+				return nil, fmt.Errorf("the state has no revision %d of %s", r.Revision, r.EntryID)
 			}
 		}
 		out := make([]rendered, len(part))
 		parallelFor(len(part), func(i int) { out[i] = p.render(entries[part[i].EntryID], part[i]) })
+		return out, nil
+	}, func(out []rendered) error {
 		for i := range out {
 			if err := p.append(&out[i], db); err != nil {
 				return err
@@ -381,6 +383,44 @@ func (p *publisher) entries(ctx context.Context, src entrySource, db *export.Reg
 		progress()
 		return nil
 	})
+}
+
+// overlapped runs produce over the chunks scan gives on one goroutine and
+// use over what it made on the caller's, one chunk behind, so the two
+// overlap; the first error of either stops both.
+func overlapped[T any](ctx context.Context, scan func(context.Context, func([]*EntryRow) error) error,
+	produce func([]*EntryRow) (T, error), use func(T) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	made := make(chan T, 1)
+	scanErr := make(chan error, 1)
+	go func() {
+		defer close(made)
+		scanErr <- scan(ctx, func(part []*EntryRow) error {
+			v, err := produce(part)
+			if err != nil {
+				return err
+			}
+			select {
+			case made <- v:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		})
+	}()
+	var useErr error
+	for v := range made {
+		if useErr == nil {
+			if useErr = use(v); useErr != nil {
+				cancel() // the scan stops at its next chunk; made is drained
+			}
+		}
+	}
+	if err := <-scanErr; useErr == nil && err != nil {
+		return err
+	}
+	return useErr
 }
 
 // removedEntries keeps the removed entries in the registry (410 Gone), a
