@@ -310,11 +310,13 @@ func (r *RegistryDB) CopyReused(prevDB string) error {
 	return nil
 }
 
-// SitemapLines makes the sitemap lines of every listed entry's pages (its
+// SitemapParts makes the sitemap lines of every listed entry's pages (its
 // default language first), in slug order, in parts of at most limit URLs,
-// with each part's newest lastmod. Slugs and language codes need no XML
-// escaping ([a-z0-9-]); the base URL is escaped here.
-func (r *RegistryDB) SitemapLines(baseURL string, limit int) ([]string, []time.Time, error) {
+// and calls fn with each part's lines and newest lastmod, in order, as
+// DuckDB gives them: no more than one part is held (issue 18; at 10M
+// entries the lines are about a gigabyte). Slugs and language codes need
+// no XML escaping ([a-z0-9-]); the base URL is escaped here.
+func (r *RegistryDB) SitemapParts(baseURL string, limit int, fn func(lines string, lastmod time.Time) error) error {
 	var base strings.Builder
 	xml.EscapeText(&base, []byte(baseURL))
 	q := `WITH urls AS (
@@ -328,21 +330,21 @@ func (r *RegistryDB) SitemapLines(baseURL string, limit int) ([]string, []time.T
 		FROM numbered GROUP BY part ORDER BY part`
 	rs, err := r.conn.QueryContext(context.Background(), q, limit, base.String())
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	defer rs.Close()
-	var lines []string
-	var lastmods []time.Time
 	for rs.Next() {
 		var part int
 		var line string
 		var last time.Time
 		if err := rs.Scan(&part, &line, &last); err != nil {
-			return nil, nil, err
+			return err
 		}
-		lines, lastmods = append(lines, line), append(lastmods, last.UTC())
+		if err := fn(line, last.UTC()); err != nil {
+			return err
+		}
 	}
-	return lines, lastmods, rs.Err()
+	return rs.Err()
 }
 
 // Structure makes the sections of the AWP content structure: one per

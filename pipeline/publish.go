@@ -51,6 +51,10 @@ type PublishConfig struct {
 	// UpdatesPageSize is how many changes a numbered page of the AWP
 	// updates file holds; 0 is 1 000 (tests page with less).
 	UpdatesPageSize int
+	// SitemapLimit is how many URLs a sitemap holds before the sitemaps
+	// become an index of parts; 0 is render.SitemapLimit, the protocol's
+	// 50,000 (tests split with less).
+	SitemapLimit int
 }
 
 // PublishReport is what a publication did.

@@ -5,6 +5,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -563,4 +565,80 @@ func listedEntries(t *testing.T, reg *sql.DB) []render.Published {
 		out = append(out, p)
 	}
 	return out
+}
+
+// TestPublish_SitemapParts: past the sitemap limit the sitemaps become an
+// index of parts (written to the pack one at a time as DuckDB makes them,
+// issue 18), each within the limit, every part in the index with its
+// newest lastmod, and together the same URLs in the same order as the one
+// sitemap of the same publication under the protocol's limit.
+func TestPublish_SitemapParts(t *testing.T) {
+	ctx := context.Background()
+	state := compileExamples(t)
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	now := time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC)
+	one, parted := t.TempDir(), t.TempDir()
+	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: one, Site: site, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: parted, Site: site, Now: now, SitemapLimit: 20}); err != nil {
+		t.Fatal(err)
+	}
+	type urlset struct {
+		URLs []struct {
+			Loc     string `xml:"loc"`
+			LastMod string `xml:"lastmod"`
+		} `xml:"url"`
+	}
+	read := func(pub, path string) urlset {
+		b, _ := doc(t, pub, path)
+		var u urlset
+		if err := xml.Unmarshal(b, &u); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return u
+	}
+	pubOne, _ := publication.Current(one)
+	pubParted, _ := publication.Current(parted)
+	want := read(pubOne, "/sitemap.xml").URLs
+	if len(want) <= 40 {
+		t.Fatalf("the examples have %d URLs: too few for three parts of 20", len(want))
+	}
+	b, _ := doc(t, pubParted, "/sitemap.xml")
+	var idx struct {
+		Maps []struct {
+			Loc     string `xml:"loc"`
+			LastMod string `xml:"lastmod"`
+		} `xml:"sitemap"`
+	}
+	if err := xml.Unmarshal(b, &idx); err != nil {
+		t.Fatal(err)
+	}
+	if n := (len(want) + 19) / 20; len(idx.Maps) != n {
+		t.Fatalf("the index lists %d parts, want %d for %d URLs", len(idx.Maps), n, len(want))
+	}
+	var got []string
+	for i, m := range idx.Maps {
+		path := fmt.Sprintf("/sitemaps/sitemap-%d.xml", i+1)
+		if m.Loc != render.DefaultBaseURL+path {
+			t.Errorf("part %d is at %s, want %s", i+1, m.Loc, render.DefaultBaseURL+path)
+		}
+		part := read(pubParted, path).URLs
+		newest := ""
+		for _, u := range part {
+			got = append(got, u.Loc)
+			newest = max(newest, u.LastMod)
+		}
+		if len(part) > 20 || len(part) == 0 || m.LastMod != newest {
+			t.Errorf("part %d: %d URLs, lastmod %s in the index, newest %s", i+1, len(part), m.LastMod, newest)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("the parts hold %d URLs, the one sitemap %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i].Loc {
+			t.Fatalf("URL %d: %s in the parts, %s in the one sitemap", i, got[i], want[i].Loc)
+		}
+	}
 }

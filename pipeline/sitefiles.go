@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/daawid/registry/export"
 	"github.com/daawid/registry/export/publication"
@@ -111,10 +112,33 @@ func samePaths(rows []publication.DocRow, paths []string) bool {
 	return true
 }
 
-// listingFiles makes the sitemaps and the content structure.
+// listingFiles makes the sitemaps and the content structure. The parts
+// of a sitemap index are written to the pack as DuckDB makes them, one at
+// a time (issue 18); the index, or the one sitemap of a small registry,
+// is returned with the structure.
 func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 	s := p.cfg.Site
-	lines, lastmods, err := db.SitemapLines(s.BaseURL, render.SitemapLimit)
+	var names []string
+	var lastmods []time.Time
+	var first string // the first part's lines, written once a second one shows there are parts
+	limit := p.cfg.SitemapLimit
+	if limit <= 0 {
+		limit = render.SitemapLimit
+	}
+	err := db.SitemapParts(s.BaseURL, limit, func(lines string, lastmod time.Time) error {
+		names, lastmods = append(names, fmt.Sprintf("sitemap-%d.xml", len(names)+1)), append(lastmods, lastmod)
+		switch len(names) {
+		case 1:
+			first = lines
+			return nil
+		case 2:
+			if err := p.writeSiteFile(siteFile{"/sitemaps/" + names[0], "application/xml", render.SitemapURLSet(first)}); err != nil {
+				return err
+			}
+			first = ""
+		}
+		return p.writeSiteFile(siteFile{"/sitemaps/" + names[len(names)-1], "application/xml", render.SitemapURLSet(lines)})
+	})
 	if err != nil {
 		return nil, fmt.Errorf("sitemaps: %w", err)
 	}
@@ -123,22 +147,11 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("structure: %w", err)
 	}
-	var sitemaps []siteFile
-	if len(lines) <= 1 {
-		joined := ""
-		if len(lines) == 1 {
-			joined = lines[0]
-		}
-		sitemaps = append(sitemaps, siteFile{"/sitemap.xml", "application/xml", render.SitemapURLSet(joined)})
-	} else {
-		names := make([]string, len(lines))
-		for i := range lines {
-			names[i] = fmt.Sprintf("sitemap-%d.xml", i+1)
-			sitemaps = append(sitemaps, siteFile{"/sitemaps/" + names[i], "application/xml", render.SitemapURLSet(lines[i])})
-		}
-		sitemaps = append([]siteFile{{"/sitemap.xml", "application/xml", render.SitemapIndex(s, names, lastmods)}}, sitemaps...)
+	sitemap := siteFile{"/sitemap.xml", "application/xml", render.SitemapIndex(s, names, lastmods)}
+	if len(names) <= 1 {
+		sitemap.body = render.SitemapURLSet(first)
 	}
-	return append(sitemaps, siteFile{"/awp/content/structure.json", "application/json", render.AWPStructureOf(p.now, sections)}), nil
+	return []siteFile{sitemap, {"/awp/content/structure.json", "application/json", render.AWPStructureOf(p.now, sections)}}, nil
 }
 
 type siteFile struct {
@@ -164,19 +177,27 @@ func (p *publisher) writeSiteFiles(extra []siteFile) error {
 		{"/awp/api/", "application/json", render.AWPAPIIndex(s)},
 	}
 	for _, f := range append(files, extra...) {
-		sum := sha256.Sum256(f.body)
-		// Stored compressed like the entries' documents (issue 18); the
-		// ETag stays the hash of the bytes as served.
-		stored, enc := publication.EncodeDoc(nil, f.body)
-		p.site = append(p.site, publication.DocRow{Kind: publication.KindSite, Path: f.path, Pack: publication.OwnPack(p.rep.ID), Offset: p.offset, Length: int64(len(stored)), MediaType: f.media,
-			ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now, Checksum: publication.DocChecksum(stored),
-			Encoding: enc, IdentityLength: int64(len(f.body))})
-		if _, err := p.pack.Write(stored); err != nil {
+		if err := p.writeSiteFile(f); err != nil {
 			return err
 		}
-		p.offset += int64(len(stored))
-		p.rep.Documents++
 	}
 	p.rep.Bytes = p.offset
+	return nil
+}
+
+// writeSiteFile appends a registry-level file to the pack.
+func (p *publisher) writeSiteFile(f siteFile) error {
+	sum := sha256.Sum256(f.body)
+	// Stored compressed like the entries' documents (issue 18); the ETag
+	// stays the hash of the bytes as served.
+	stored, enc := publication.EncodeDoc(nil, f.body)
+	p.site = append(p.site, publication.DocRow{Kind: publication.KindSite, Path: f.path, Pack: publication.OwnPack(p.rep.ID), Offset: p.offset, Length: int64(len(stored)), MediaType: f.media,
+		ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now, Checksum: publication.DocChecksum(stored),
+		Encoding: enc, IdentityLength: int64(len(f.body))})
+	if _, err := p.pack.Write(stored); err != nil {
+		return err
+	}
+	p.offset += int64(len(stored))
+	p.rep.Documents++
 	return nil
 }
