@@ -39,10 +39,10 @@ func (p *publisher) siteFiles(db *export.RegistryDB) error {
 			extra = append(extra, siteFile{d.Path, d.MediaType, d.Body})
 		}
 	}
-	// The hosted fonts (VIEW-29) are the engine's files: a delta keeps
-	// them as it keeps the registry pages.
-	if !(p.delta && p.keep(fontAsset, false)) {
-		for _, d := range render.FontAssets() {
+	// The pages' style sheet and the hosted fonts (VIEW-29) are the
+	// engine's files: a delta keeps them as it keeps the registry pages.
+	if !(p.delta && p.keep(asset, false)) {
+		for _, d := range render.Assets() {
 			extra = append(extra, siteFile{d.Path, d.MediaType, d.Body})
 		}
 	}
@@ -64,9 +64,9 @@ func listingFile(path string) bool {
 	return path == "/sitemap.xml" || strings.HasPrefix(path, "/sitemaps/") || path == "/awp/content/structure.json"
 }
 
-// fontAsset reports whether a registry-level file is one of the hosted
-// fonts' (render.FontAssets).
-func fontAsset(path string) bool { return strings.HasPrefix(path, render.FontsPath) }
+// asset reports whether a registry-level file is one of the pages' assets
+// (render.Assets: the style sheet and the hosted fonts).
+func asset(path string) bool { return strings.HasPrefix(path, "/assets/") }
 
 // registryPage reports whether a registry-level file is one of
 // render.RegistryPages.

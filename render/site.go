@@ -90,7 +90,7 @@ func (s Site) ActionFormURL(slug, actionID string) string {
 // EngineVersion names the renderers' output: documents of a revision are
 // reused from the previous publication only when it and the site are the
 // same (a new engine or base URL renders everything again).
-const EngineVersion = "daawid-engine/0.4"
+const EngineVersion = "daawid-engine/0.5"
 
 // Key is what besides a revision and a language decides the bytes of an
 // entry's documents: the engine and the base URLs. It is part of every

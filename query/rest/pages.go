@@ -187,10 +187,19 @@ func (s *Server) siteHeaders(c *gin.Context, d *query.Doc) {
 	if strings.HasPrefix(d.Path, render.FontsPath) {
 		h["Cache-Control"] = valCacheFont
 	}
+	// The pages' shared style sheet is named by its content's hash: a new
+	// sheet is a new URL, so this one never changes (RFC 8246).
+	if d.Path == pageCSSPath {
+		h["Cache-Control"] = valCacheImmutable
+	}
 	h["Access-Control-Allow-Origin"] = valAnyOrigin
 }
 
-var valCacheFont = []string{"public, max-age=2592000"}
+var (
+	valCacheFont      = []string{"public, max-age=2592000"}
+	valCacheImmutable = []string{"public, max-age=31536000, immutable"}
+	pageCSSPath       = render.PageCSS().Path
+)
 
 // preflight answers CORS preflight requests for the read routes: any
 // origin, GET and HEAD, the conditional headers.
