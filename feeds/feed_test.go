@@ -52,6 +52,29 @@ func TestDiff_Types(t *testing.T) {
 	}
 }
 
+// TestFeed_ReadSegmentWithAGap: a segment whose numbers are not one by one
+// (none this engine writes) is still read right: a skip by line count
+// that lands past the cursor is read again from the segment's start.
+func TestFeed_ReadSegmentWithAGap(t *testing.T) {
+	dir := t.TempDir()
+	at := time.Date(2026, 11, 1, 3, 0, 0, 0, time.UTC)
+	var cs []Change
+	for _, seq := range []int64{1, 2, 5, 6, 7} {
+		cs = append(cs, Change{Seq: seq, Type: Updated, EntryID: "ent_x", Slug: "x", Revision: int32(seq), At: at})
+	}
+	if err := Write(dir, cs); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := publication.ReadFeed(dir, 2, 10)
+	if err != nil || len(got) != 3 || got[0].Seq != 5 || got[2].Seq != 7 {
+		t.Fatalf("after 2: %+v %v", got, err)
+	}
+	got, _, err = publication.ReadFeed(dir, 5, 10)
+	if err != nil || len(got) != 2 || got[0].Seq != 6 {
+		t.Fatalf("after 5: %+v %v", got, err)
+	}
+}
+
 // A feed written in segments reads back from any cursor, in order, with
 // has_more when the limit cuts it.
 func TestFeed_ReadFromCursor(t *testing.T) {
@@ -78,6 +101,22 @@ func TestFeed_ReadFromCursor(t *testing.T) {
 	}
 	if last, _ := publication.FeedLast(dir); last != 9 {
 		t.Fatalf("last %d", last)
+	}
+	// Every cursor and limit reads what a whole decoding would: the lines
+	// before the cursor are skipped by their count (issue 18).
+	for after := int64(0); after <= 9; after++ {
+		for limit := 1; limit <= 10; limit++ {
+			got, more, err := publication.ReadFeed(dir, after, limit)
+			n := min(int64(limit), 9-after)
+			if err != nil || int64(len(got)) != n || more != (after+n < 9) {
+				t.Fatalf("after %d, limit %d: %d changes, more=%v, %v", after, limit, len(got), more, err)
+			}
+			for i, c := range got {
+				if c.Seq != after+1+int64(i) || c.Revision != int32(c.Seq) {
+					t.Fatalf("after %d, limit %d: change %d is %+v", after, limit, i, c)
+				}
+			}
+		}
 	}
 	// Carry links every segment into a new publication's feed.
 	next := t.TempDir() + "/feed"

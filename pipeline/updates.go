@@ -8,6 +8,7 @@ import (
 	"github.com/daawid/registry/export"
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas"
 )
 
 // The AWP updates file (AWP-31 to AWP-33) is made from the change feed,
@@ -59,29 +60,27 @@ func (p *publisher) updatesFiles(db *export.RegistryDB) ([]siteFile, error) {
 		}
 		return ""
 	}
-	after := max(0, (full-1)*size)
-	body, err := p.updatesBody(db, after, last-after, nextOf(full-1))
-	if err != nil {
-		return nil, err
+	// The files' ranges of sequence numbers: updates.json first, then
+	// the pages to write. The feed is read once, from the lowest (issue
+	// 18: a page at a time rescanned the feed for each, and a first
+	// publication of millions has 100 pages to write).
+	type part struct {
+		path        string
+		after, n    int64
+		nextOfAfter int64
 	}
-	out := []siteFile{{render.AWPUpdatesPath, "application/json", body}}
+	parts := []part{{render.AWPUpdatesPath, max(0, (full-1)*size), 0, full - 1}}
+	parts[0].n = last - parts[0].after
 	for n := oldest; n <= full; n++ {
-		if carried[n] {
-			continue
+		if !carried[n] {
+			parts = append(parts, part{render.AWPUpdatesPagePath(n), (n - 1) * size, size, n - 1})
 		}
-		body, err := p.updatesBody(db, (n-1)*size, size, nextOf(n-1))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, siteFile{render.AWPUpdatesPagePath(n), "application/json", body})
 	}
-	return out, nil
-}
-
-// updatesBody writes the changes numbered after+1 to after+count with the
-// entries' names and token estimates.
-func (p *publisher) updatesBody(db *export.RegistryDB, after, count int64, next string) ([]byte, error) {
-	changes, _, err := publication.ReadFeed(p.feedDir, after, int(count))
+	lo := parts[0].after
+	for _, pt := range parts {
+		lo = min(lo, pt.after)
+	}
+	changes, _, err := publication.ReadFeed(p.feedDir, lo, int(last-lo))
 	if err != nil {
 		return nil, fmt.Errorf("updates: %w", err)
 	}
@@ -93,12 +92,24 @@ func (p *publisher) updatesBody(db *export.RegistryDB, after, count int64, next 
 	if err != nil {
 		return nil, fmt.Errorf("updates: %w", err)
 	}
+	var out []siteFile
+	for _, pt := range parts {
+		from := min(int64(len(changes)), pt.after-lo)
+		to := min(int64(len(changes)), from+pt.n)
+		out = append(out, siteFile{pt.path, "application/json", p.updatesBody(changes[from:to], titles, nextOf(pt.nextOfAfter))})
+	}
+	return out, nil
+}
+
+// updatesBody makes an updates file of changes, with the entries' names
+// and token estimates.
+func (p *publisher) updatesBody(changes []schemas.Change, titles map[string]export.EntryTitle, next string) []byte {
 	list := make([]render.Update, len(changes))
 	for i, c := range changes {
 		t := titles[c.EntryID]
 		list[i] = render.Update{Type: c.Type, ID: c.EntryID, At: c.At, Path: "/" + c.Slug + ".md", Title: t.Name, Tokens: t.Tokens, Seq: c.Seq}
 	}
-	return render.AWPUpdates(p.now, list, next), nil
+	return render.AWPUpdates(p.now, list, next)
 }
 
 // updatesPage reads a numbered page's number from its path.

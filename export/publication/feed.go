@@ -3,6 +3,7 @@ package publication
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,31 +60,85 @@ func ReadFeed(dir string, after int64, limit int) ([]schemas.Change, bool, error
 		if s.Last <= after {
 			continue
 		}
-		f, err := os.Open(filepath.Join(dir, s.Name+".jsonl"))
-		if err != nil {
-			return nil, false, err
+		more, err := readSegment(filepath.Join(dir, s.Name+".jsonl"), s.First, s.Last, after, limit-len(out), &out)
+		if err != nil || more {
+			return out, more, err
 		}
-		dec := json.NewDecoder(bufio.NewReader(f))
+	}
+	return out, false, nil
+}
+
+// readSegment appends to out up to limit changes of the segment at path
+// (its first sequence number first) numbered above after, and says
+// whether more follow. A segment numbers its changes one by one from its
+// first, so the lines before after are skipped unread: reading the end of
+// a feed of millions costs a scan, not a decoding (issue 18). A segment
+// whose numbers were not consecutive is read again from its start.
+func readSegment(path string, first, last, after int64, limit int, out *[]schemas.Change) (bool, error) {
+	for _, skip := range []int64{after - first + 1, 0} {
+		f, err := os.Open(path)
+		if err != nil {
+			return false, err
+		}
+		br := bufio.NewReaderSize(f, 1<<16)
+		if skip > 0 {
+			if err := skipLines(br, skip); err != nil {
+				f.Close()
+				return false, fmt.Errorf("%s: %w", filepath.Base(path), err)
+			}
+		}
+		dec := json.NewDecoder(br)
+		n, again := 0, false
 		for {
 			var c schemas.Change
 			if err := dec.Decode(&c); err == io.EOF {
 				break
 			} else if err != nil {
 				f.Close()
-				return nil, false, fmt.Errorf("%s: %w", s.Name, err)
+				return false, fmt.Errorf("%s: %w", filepath.Base(path), err)
 			}
 			if c.Seq <= after {
 				continue
 			}
-			if len(out) == limit {
-				f.Close()
-				return out, true, nil
+			if skip > 0 && n == 0 && c.Seq != after+1 && c.Seq > first+skip {
+				again = true // a gap: lines were skipped that should not have been
+				break
 			}
-			out = append(out, c)
+			if n == limit {
+				f.Close()
+				return true, nil
+			}
+			*out = append(*out, c)
+			n++
 		}
 		f.Close()
+		if n == 0 && skip > 0 && last > after {
+			again = true // the skip went past changes the segment holds
+		}
+		if !again {
+			return false, nil
+		}
 	}
-	return out, false, nil
+	return false, nil
+}
+
+// skipLines reads past n lines.
+func skipLines(br *bufio.Reader, n int64) error {
+	for ; n > 0; n-- {
+		for {
+			_, err := br.ReadSlice('\n')
+			if err == nil {
+				break
+			}
+			if err == io.EOF {
+				return nil
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // FeedLast is the last sequence number of a feed directory (0: none).
