@@ -16,6 +16,7 @@ var subcommands = []struct {
 	{"serve", benchServe},
 	{"floor", benchFloor}, // a target of bench serve
 	{"search", benchSearch},
+	{"scale", benchScale},
 	{"export-compare", exportCompare}, // a step of bench publish
 }
 
@@ -30,6 +31,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintln(stderr, "usage: daawid bench compile|publish|serve|search --entries N [--seed S] [--dir DIR]")
+	fmt.Fprintln(stderr, "usage: daawid bench compile|publish|serve|search|scale --entries N [--seed S] [--dir DIR]")
 	return 2
 }

@@ -16,6 +16,17 @@ import (
 // walks them round robin from its own offset; done prints the figures on
 // one line ("BENCH-RESULT k=v ...", latencies in microseconds).
 func writeWrkScript(work, pathsFile string, threads int) (string, error) {
+	return writeWrkScriptAs(work, "load.lua", pathsFile, threads, "")
+}
+
+// writeWrkScriptAs writes the wrk script under name, each request with
+// Accept-Encoding: acceptEncoding when it is not "" (a client that takes
+// the stored zstd bytes, D111).
+func writeWrkScriptAs(work, name, pathsFile string, threads int, acceptEncoding string) (string, error) {
+	headers := "nil"
+	if acceptEncoding != "" {
+		headers = fmt.Sprintf(`{["Accept-Encoding"] = %q}`, acceptEncoding)
+	}
 	script := fmt.Sprintf(`-- daawid bench serve: GET round robin over the paths in %[1]q
 local threads = %[2]d
 local counter = 0
@@ -31,7 +42,7 @@ function init(args)
   for line in io.lines(%[1]q) do
     if line ~= "" then
       n = n + 1
-      reqs[n] = wrk.format("GET", line)
+      reqs[n] = wrk.format("GET", line, %[3]s)
     end
   end
   i = math.floor((tid or 0) * n / threads)
@@ -49,8 +60,8 @@ function done(summary, latency, requests)
     summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,
     latency:percentile(50), latency:percentile(90), latency:percentile(99), latency:percentile(99.9), latency.max))
 end
-`, pathsFile, threads)
-	p := filepath.Join(work, "load.lua")
+`, pathsFile, threads, headers)
+	p := filepath.Join(work, name)
 	return p, os.WriteFile(p, []byte(script), 0o644)
 }
 

@@ -1,0 +1,65 @@
+package bench
+
+import (
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/daawid/registry/fixtures/citools"
+)
+
+// TestBenchScale_Smoke runs "daawid bench scale" on two small sizes: each
+// size's row carries every step's figures (compile, full publication,
+// delta, the server's start and memory, documents against nginx identity
+// and zstd, search), none of them zero, and the table prints after each
+// size. It builds the daawid binary from the parent folder, because the
+// benchmark runs its steps as child processes of that binary.
+func TestBenchScale_Smoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary, runs nginx and wrk")
+	}
+	citools.Find(t, "wrk", "nginx") // skips loudly, or fails under CI=true (.ci/run installs them)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "daawid")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "bench", "scale", "--entries", "200,400", "--changed", "20", "--slugs", "100",
+		"--duration", "2s", "--warmup", "1s", "--queries", "50", "--dir", filepath.Join(dir, "work"))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bench scale: %v\n%s\n%s", err, out, stderr.String())
+	}
+	table := string(out)
+	// The last table has both rows, and no rate, time or size in them is
+	// zero.
+	last := table[strings.LastIndex(table, "| companies (entries) |"):]
+	row := regexp.MustCompile(`(?m)^\| (200|400) \((\d+)\) \|(.*)\|$`)
+	rows := row.FindAllStringSubmatch(last, -1)
+	if len(rows) != 2 || rows[0][1] != "200" || rows[1][1] != "400" {
+		t.Fatalf("want the rows of 200 and 400 companies in the last table:\n%s", table)
+	}
+	for _, r := range rows {
+		if r[2] == "0" {
+			t.Errorf("%s companies: no entries published", r[1])
+		}
+		cells := strings.Split(r[3], "|")
+		// The search index's size and build time round to 0 at a few
+		// hundred entries; the last cell's latencies must not.
+		cells[len(cells)-1], _, _ = strings.Cut(cells[len(cells)-1], ";")
+		for _, cell := range cells {
+			for _, f := range regexp.MustCompile(`[0-9.]+`).FindAllString(cell, -1) {
+				if strings.Trim(f, "0.") == "" {
+					t.Errorf("%s companies: a zero in %q", r[1], cell)
+				}
+			}
+		}
+	}
+	if !strings.Contains(table, "issue 18's targets at 10M") {
+		t.Errorf("no targets under the table:\n%s", table)
+	}
+}
