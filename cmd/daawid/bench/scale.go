@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/daawid/registry/cmd/daawid/bench/blevepeer"
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/pipeline"
 	"github.com/daawid/registry/query"
@@ -132,7 +132,7 @@ func scaleSize(b *serveBench, n int, seed int64, changed, slugs, nq int) (*scale
 	if err != nil {
 		return nil, err
 	}
-	if row.publishBytes, err = dirBytes(pub); err != nil {
+	if row.publishBytes, err = blevepeer.DiskBytes(pub); err != nil {
 		return nil, err
 	}
 	b.logf("%d: published in %.1f s, peak %d MB, %.2f GB", n, full.wall, full.rss, float64(row.publishBytes)/1e9)
@@ -242,22 +242,6 @@ func scaleSearch(b *serveBench, out string, nq int, seed int64, row *scaleRow) e
 	}
 	row.searchN, row.searchP50, row.searchP99 = len(lat["all"]), pct(lat["all"], .5), pct(lat["all"], .99)
 	return nil
-}
-
-// dirBytes is the bytes of the files under dir.
-func dirBytes(dir string) (int64, error) {
-	var n int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err == nil {
-			n += info.Size()
-		}
-		return err
-	})
-	return n, err
 }
 
 // printScale prints the table, one row a size, with issue 18's targets
