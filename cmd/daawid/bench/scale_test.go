@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/daawid/registry/fixtures/citools"
 )
 
 // TestBenchScale_Smoke runs "daawid bench scale" on two small sizes: each
@@ -20,12 +18,7 @@ func TestBenchScale_Smoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary, runs nginx and wrk")
 	}
-	citools.Find(t, "wrk", "nginx") // skips loudly, or fails under CI=true (.ci/run installs them)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "daawid")
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir, bin := loadBench(t)
 	cmd := exec.Command(bin, "bench", "scale", "--entries", "200,400", "--changed", "20", "--slugs", "100",
 		"--duration", "2s", "--warmup", "1s", "--queries", "50", "--dir", filepath.Join(dir, "work"))
 	var stderr strings.Builder

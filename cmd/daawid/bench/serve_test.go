@@ -19,12 +19,7 @@ func TestBenchServe_Smoke(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary, runs nginx and wrk")
 	}
-	citools.Find(t, "wrk", "nginx") // skips loudly, or fails under CI=true (.ci/run installs them)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "daawid")
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	dir, bin := loadBench(t)
 	cmd := exec.Command(bin, "bench", "serve", "--entries", "300", "--slugs", "100", "--changed", "20",
 		"--duration", "2s", "--warmup", "1s", "--rounds", "2", "--swap-at", "1s", "--connections", "8", "--dir", filepath.Join(dir, "work"))
 	var stderr strings.Builder
@@ -46,4 +41,19 @@ func TestBenchServe_Smoke(t *testing.T) {
 	if !strings.Contains(table, "| publication swapped under load (/readyz) |") || strings.Contains(table, "B not served") {
 		t.Errorf("no swap under load in\n%s", table)
 	}
+}
+
+// loadBench is what a benchmark under load needs: wrk and nginx (it skips
+// loudly without them, or fails under CI=true, where .ci/run installs
+// them), a folder, and the daawid binary built from the parent folder,
+// because a benchmark runs its steps as child processes of that binary.
+func loadBench(t *testing.T) (dir, bin string) {
+	t.Helper()
+	citools.Find(t, "wrk", "nginx")
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "daawid")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return dir, bin
 }
