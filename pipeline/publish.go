@@ -109,7 +109,7 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	}()
 	p := &publisher{cfg: cfg, st: st, now: now, rep: &PublishReport{ID: id, Run: run}, log: log,
 		renderKey: cfg.Site.Key(), packs: map[string]bool{}}
-	if err := p.openPrevious(cfg.Delta); err != nil {
+	if err := p.openPrevious(); err != nil {
 		log.Warn("previous publication unreadable; publishing in full", "err", err)
 		p.sameRender, p.prevManifest = false, nil
 	}
@@ -208,10 +208,11 @@ type publisher struct {
 	routes, prevRoutes map[string]map[string]string
 }
 
-// openPrevious reads the current publication's manifest and, for a full
-// publication made by the same engine for the same site, its documents by
-// entry, so unchanged entries point at them instead of being rendered.
-func (p *publisher) openPrevious(delta bool) error {
+// openPrevious reads the current publication's manifest and whether it
+// was made by the same engine for the same site (sameRender): then a delta
+// goes over it, and a full publication points at its documents of the
+// unchanged entries (openReuse) instead of rendering them.
+func (p *publisher) openPrevious() error {
 	dir, err := publication.Current(p.cfg.OutDir)
 	if err != nil {
 		return nil // none yet
