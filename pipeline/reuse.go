@@ -38,7 +38,7 @@ func (s *State) openReuse(ctx context.Context, dir string, index []string) (*reu
 	// tombstone leaving none (publication.ResolveDocs): the last file
 	// naming an entry holds its documents.
 	q := `CREATE OR REPLACE TEMP TABLE reused_docs AS
-		WITH d AS (SELECT *, list_position(` + list + `, filename) AS pos FROM read_parquet(` + list + `, filename = true, file_row_number = true)
+		WITH d AS (SELECT *, list_position(` + list + `, filename) AS pos FROM read_parquet(` + list + `, filename = true, file_row_number = true, union_by_name = true)
 			WHERE kind <> '` + publication.KindSite + `'),
 		last AS (SELECT entry_id, max(pos) AS pos FROM d GROUP BY entry_id),
 		cur AS (SELECT entry_id, revision FROM ` + indexSource(s.chain) + ` WHERE revision > 0 AND removed_at IS NULL)
@@ -46,7 +46,7 @@ func (s *State) openReuse(ctx context.Context, dir string, index []string) (*reu
 		WHERE d.kind <> '` + publication.KindRemoved + `';
 		CREATE OR REPLACE TEMP TABLE reused_entries AS SELECT DISTINCT entry_id FROM temp.reused_docs`
 	if len(s.chain) == 0 {
-		q = `CREATE OR REPLACE TEMP TABLE reused_docs AS SELECT * FROM read_parquet(` + list + `) WHERE false;
+		q = `CREATE OR REPLACE TEMP TABLE reused_docs AS SELECT *, 0 AS pos FROM read_parquet(` + list + `, filename = true, file_row_number = true, union_by_name = true) WHERE false;
 		CREATE OR REPLACE TEMP TABLE reused_entries AS SELECT DISTINCT entry_id FROM temp.reused_docs`
 	}
 	if _, err := conn.ExecContext(ctx, q); err != nil {
