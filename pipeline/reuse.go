@@ -94,13 +94,6 @@ func (u *reuse) docs(ctx context.Context, fn func([]publication.DocRow) error) e
 	return nil
 }
 
-// count is how many entries are reused.
-func (u *reuse) count(ctx context.Context) (int64, error) {
-	var n int64
-	err := u.conn.QueryRowContext(ctx, `SELECT count(*) FROM temp.reused_entries`).Scan(&n)
-	return n, err
-}
-
 // liveToRender calls fn with the live entries not reused, in storage
 // order, in chunks.
 func (u *reuse) liveToRender(ctx context.Context, s *State, fn func([]*EntryRow) error) error {

@@ -17,7 +17,7 @@ import (
 // verified hosts): a text key and the entry it names.
 type pair struct{ key, entryID string }
 
-// state is one row of the EntryStates shape (publication.EntryState):
+// state is one row of the shape the change feed compares (feeds.State):
 // text, a boolean and an integer.
 type state struct {
 	entryID, slug, status string

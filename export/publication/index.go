@@ -104,7 +104,6 @@ type DocIndexWriter struct {
 	af   *AtomicFile
 	w    *parquet.GenericWriter[DocRow]
 	buf  []DocRow
-	rows int64
 }
 
 // docIndexBatch is how many rows the writer buffers before it hands them
@@ -137,9 +136,6 @@ func (x *DocIndexWriter) Write(rows ...DocRow) error {
 	return nil
 }
 
-// Rows is how many rows were written so far.
-func (x *DocIndexWriter) Rows() int64 { return x.rows + int64(len(x.buf)) }
-
 func (x *DocIndexWriter) flush() error {
 	if len(x.buf) == 0 {
 		return nil
@@ -147,7 +143,6 @@ func (x *DocIndexWriter) flush() error {
 	if _, err := x.w.Write(x.buf); err != nil {
 		return fmt.Errorf("%s: %w", x.path, err)
 	}
-	x.rows += int64(len(x.buf))
 	clear(x.buf) // drop the strings the rows point at
 	x.buf = x.buf[:0]
 	return nil

@@ -141,41 +141,6 @@ func (r *Registry) OldSlugs(ctx context.Context, fn func(slug, entryID string) e
 	return nil
 }
 
-// EntryState is what the change feed compares of an entry between two
-// publications.
-type EntryState struct {
-	EntryID, Slug, Status string
-	Listed                bool
-	Revision              int32
-}
-
-// EntryStates reads the states of the entries with the given IDs (those
-// the publication does not hold are left out).
-func (r *Registry) EntryStates(ctx context.Context, ids []string) ([]EntryState, error) {
-	conn, err := r.db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	if err := TempStrings(ctx, conn, "wanted", "entry_id", ids); err != nil {
-		return nil, err
-	}
-	rs, err := conn.QueryContext(ctx, `SELECT e.entry_id, e.slug, e.status, e.listed, e.revision FROM entries e JOIN temp.wanted USING (entry_id)`)
-	if err != nil {
-		return nil, fmt.Errorf("%s: entry states: %w", RegistryFile, err)
-	}
-	defer rs.Close()
-	var out []EntryState
-	for rs.Next() {
-		var s EntryState
-		if err := rs.Scan(&s.EntryID, &s.Slug, &s.Status, &s.Listed, &s.Revision); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rs.Err()
-}
-
 func (r *Registry) scan(ctx context.Context, q string, row func(*sql.Rows) error) error {
 	rs, err := r.db.QueryContext(ctx, q)
 	if err != nil {
