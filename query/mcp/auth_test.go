@@ -246,15 +246,6 @@ func (rg *authRig) mcpCall(t *testing.T, body string, headers ...string) (*http.
 const listMine = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_my_entries","arguments":{}}}`
 const searchCall = `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":"Tischler"}}}`
 
-// bearerClient is an HTTP client that sends a bearer token.
-type bearerClient struct{ token string }
-
-func (b bearerClient) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
 // TestAuth_MCP16_MCP18_FullFlow: the app is sent to the connect page,
 // the owner signs in with the code the SMTP server received and allows
 // the app (MCP-16); the code comes back with iss (MCP-15); the token is a
@@ -295,7 +286,7 @@ func TestAuth_MCP16_MCP18_FullFlow(t *testing.T) {
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "daawid-test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: rg.URL + "/mcp",
-		HTTPClient: &http.Client{Transport: bearerClient{at}}}, nil)
+		HTTPClient: &http.Client{Transport: testserver.Bearer{Token: at}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

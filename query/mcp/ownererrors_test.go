@@ -25,7 +25,7 @@ func TestOwnerTools_Refusals(t *testing.T) {
 	rg := newAuthRigOn(t, reg, box)
 	cs := ownerSession(t, rg)
 	var view schemas.EntryView
-	structured(t, testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID}), &view)
+	testserver.StructuredOf(t, testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID}), &view)
 
 	e := testserver.ErrorOf(t, testserver.CallTool(t, cs, "update_entry", map[string]any{"revision": 1, "summary": "Neu"}))
 	var summary string
@@ -75,7 +75,7 @@ func TestOwnerTools_MCP26_ExpiredLink(t *testing.T) {
 	rg := newAuthRigOn(t, reg, box)
 	cs := ownerSession(t, rg)
 	var view schemas.EntryView
-	structured(t, testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID}), &view)
+	testserver.StructuredOf(t, testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID}), &view)
 	testserver.CallTool(t, cs, "update_entry", map[string]any{"revision": view.Record.Revision, "alternateNames": []string{"Krause Holzwerk"}})
 	if n := len(edits(t, box)); n != 0 {
 		t.Fatalf("MCP-26: a name change was written at once (%d edits)", n)

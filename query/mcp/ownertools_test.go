@@ -32,7 +32,7 @@ func ownerSession(t *testing.T, rg *authRig) *sdk.ClientSession {
 	at := rg.tokens(t)["access_token"].(string)
 	client := sdk.NewClient(&sdk.Implementation{Name: "daawid-test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: rg.URL + "/mcp",
-		HTTPClient: &http.Client{Transport: bearerClient{at}}}, nil)
+		HTTPClient: &http.Client{Transport: testserver.Bearer{Token: at}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,17 +74,6 @@ func newEdit(t *testing.T, before, after map[string]*schemas.OwnerEdit) *schemas
 	return got[0]
 }
 
-func structured(t *testing.T, res *sdk.CallToolResult, v any) {
-	t.Helper()
-	if res.IsError {
-		t.Fatalf("tool error: %s", testserver.TextOf(res))
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
-}
-
 // copyRegistry is the shared test registry's state and publications,
 // copied, so the pipeline can run on without touching it.
 func copyRegistry(t *testing.T) *testserver.Registry {
@@ -116,11 +105,11 @@ func TestOwnerTools_EndToEnd(t *testing.T) {
 	cs := ownerSession(t, rg)
 
 	var view schemas.EntryView
-	structured(t, testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID}), &view)
+	testserver.StructuredOf(t, testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID}), &view)
 
 	// set_capacity, the entry left out: the owner has one (TOOL-33's other half).
 	var capAns qmcp.OwnerChange
-	structured(t, testserver.CallTool(t, cs, "set_capacity", map[string]any{"status": "limited", "note": "Bis Februar ausgebucht", "days": 14}), &capAns)
+	testserver.StructuredOf(t, testserver.CallTool(t, cs, "set_capacity", map[string]any{"status": "limited", "note": "Bis Februar ausgebucht", "days": 14}), &capAns)
 	var capView schemas.CapacityView
 	json.Unmarshal(capAns.After["capacity"], &capView)
 	asOf := rg.Now.UTC().Truncate(time.Second)
@@ -142,7 +131,7 @@ func TestOwnerTools_EndToEnd(t *testing.T) {
 	cps = append(cps, map[string]any{"name": "Werkstatt", "phone": "+49 (0)202 / 999-90 99", "purposes": []string{"general"}})
 	before := after
 	var upd qmcp.OwnerChange
-	structured(t, testserver.CallTool(t, cs, "update_entry", map[string]any{"entry": testserver.HKSlug, "revision": view.Record.Revision,
+	testserver.StructuredOf(t, testserver.CallTool(t, cs, "update_entry", map[string]any{"entry": testserver.HKSlug, "revision": view.Record.Revision,
 		"summary": "Tischlerei in Wuppertal: Küchen, Schränke, Türen.", "contactPoints": cps}), &upd)
 	if upd.Waiting == nil || upd.Waiting.Email != "i•••@holzwerk-krause.de" || len(upd.Waiting.Sections) != 1 || upd.Waiting.Sections[0] != "contactPoints" ||
 		upd.Waiting.ExpiresAt != rg.Now.Add(auth.WaitingTTL).UTC().Format("2006-01-02T15:04:05Z") {
@@ -167,7 +156,7 @@ func TestOwnerTools_EndToEnd(t *testing.T) {
 
 	// TOOL-21: list_my_entries shows the waiting change.
 	var mine qmcp.MyEntries
-	structured(t, testserver.CallTool(t, cs, "list_my_entries", map[string]any{}), &mine)
+	testserver.StructuredOf(t, testserver.CallTool(t, cs, "list_my_entries", map[string]any{}), &mine)
 	if len(mine.Entries) != 1 || mine.Entries[0].WaitingChange == nil || mine.Entries[0].WaitingChange.Sections[0] != "contactPoints" {
 		t.Errorf("TOOL-21: list_my_entries: %+v", mine)
 	}
@@ -206,7 +195,7 @@ func TestOwnerTools_EndToEnd(t *testing.T) {
 	// TOOL-30: confirm_entry writes an edit with no fields.
 	before = after
 	var conf qmcp.OwnerChange
-	structured(t, testserver.CallTool(t, cs, "confirm_entry", map[string]any{"entry": hkID}), &conf)
+	testserver.StructuredOf(t, testserver.CallTool(t, cs, "confirm_entry", map[string]any{"entry": hkID}), &conf)
 	if ed := newEdit(t, before, edits(t, box)); ed.Tool != schemas.EditConfirmEntry || len(ed.Set) != 0 {
 		t.Errorf("TOOL-30: the confirm_entry edit: %+v", ed)
 	}
@@ -230,7 +219,7 @@ func TestOwnerTools_EndToEnd(t *testing.T) {
 	}
 	rg.Now = at.Add(time.Minute)
 	var got schemas.EntryView
-	structured(t, testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID}), &got)
+	testserver.StructuredOf(t, testserver.CallTool(t, cs, "get_entry", map[string]any{"id": hkID}), &got)
 	if got.Summary != "Tischlerei in Wuppertal: Küchen, Schränke, Türen." || got.Capacity == nil || got.Capacity.Status != "limited" ||
 		len(got.ContactPoints) != len(view.ContactPoints)+1 || got.Record.Revision <= capAns.BasedOn {
 		t.Errorf("after the delta, get_entry shows: summary %q, capacity %+v, %d contact points (%d before), revision %d",

@@ -65,7 +65,7 @@ func TestOAuth_TypeScriptSDK_OwnerChangesGoLiveAfterDelta(t *testing.T) {
 	rg.delta(t, r, box)
 	anon := mcpSession(t, rg, "")
 	var before schemas.EntryView
-	structuredOf(t, testserver.CallTool(t, anon, "get_entry", map[string]any{"id": testserver.HKID}), &before)
+	testserver.StructuredOf(t, testserver.CallTool(t, anon, "get_entry", map[string]any{"id": testserver.HKID}), &before)
 	mdBefore := rg.markdown(t)
 	if strings.Contains(mdBefore, newNote) || !strings.Contains(mdBefore, oldShown) {
 		t.Fatalf("the entry's markdown before the change already differs:\n%s", mdBefore)
@@ -89,7 +89,7 @@ func TestOAuth_TypeScriptSDK_OwnerChangesGoLiveAfterDelta(t *testing.T) {
 	rg.delta(t, r, box)
 	owner := mcpSession(t, rg, run.Tokens.AccessToken)
 	var live schemas.EntryView
-	structuredOf(t, testserver.CallTool(t, owner, "get_entry", map[string]any{"id": testserver.HKID}), &live)
+	testserver.StructuredOf(t, testserver.CallTool(t, owner, "get_entry", map[string]any{"id": testserver.HKID}), &live)
 	if live.Summary != newSummary || live.Capacity == nil || live.Capacity.Status != "limited" || live.Capacity.Note != newNote ||
 		live.Capacity.NextAvailableFrom != newFrom || live.Record.Revision <= before.Record.Revision {
 		t.Errorf("TOOL-22, TOOL-24: after the delta get_entry shows summary %q, capacity %+v, revision %d (was %d)",
@@ -120,7 +120,7 @@ func TestOAuth_TypeScriptSDK_OwnerChangesGoLiveAfterDelta(t *testing.T) {
 		t.Errorf("MCP-26, TOOL-31: after the confirmation and the delta /%s.md does not show the new phone alone:\n%s", testserver.HKSlug, md)
 	}
 	var confirmed schemas.EntryView
-	structuredOf(t, testserver.CallTool(t, owner, "get_entry", map[string]any{"id": testserver.HKID}), &confirmed)
+	testserver.StructuredOf(t, testserver.CallTool(t, owner, "get_entry", map[string]any{"id": testserver.HKID}), &confirmed)
 	if got := officePhone(confirmed.ContactPoints); got != newE164 || confirmed.Record.Revision <= live.Record.Revision ||
 		confirmed.Capacity == nil || confirmed.Capacity.Note != newNote {
 		t.Errorf("MCP-26: after the confirmation and the delta get_entry shows phone %q, revision %d (was %d), capacity %+v",
@@ -249,7 +249,7 @@ func mcpSession(t *testing.T, rg *rig, token string) *sdk.ClientSession {
 	t.Helper()
 	hc := http.DefaultClient
 	if token != "" {
-		hc = &http.Client{Transport: bearer{token}}
+		hc = &http.Client{Transport: testserver.Bearer{Token: token}}
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "daawid-oauthe2e", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: rg.Resource, HTTPClient: hc}, nil)
@@ -258,26 +258,6 @@ func mcpSession(t *testing.T, rg *rig, token string) *sdk.ClientSession {
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
-}
-
-// bearer sends every request with the access token.
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-func structuredOf(t *testing.T, res *sdk.CallToolResult, v any) {
-	t.Helper()
-	if res.IsError {
-		t.Fatalf("tool error: %s", testserver.TextOf(res))
-	}
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
 }
 
 // markdown is Holzwerk Krause's /{slug}.md as the server answers it now.

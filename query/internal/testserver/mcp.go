@@ -53,6 +53,30 @@ func TextOf(res *sdk.CallToolResult) string {
 	return b.String()
 }
 
+// StructuredOf decodes a result's structured content into v; a tool error
+// fails the test.
+func StructuredOf(t testing.TB, res *sdk.CallToolResult, v any) {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool error: %s", TextOf(res))
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+}
+
+// Bearer is an HTTP transport that sends every request with an access
+// token.
+type Bearer struct{ Token string }
+
+// RoundTrip sends a copy of r with the token.
+func (b Bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.Token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
 // ErrorOf is a tool error's structured content; a result that is no
 // tool error fails the test.
 func ErrorOf(t testing.TB, res *sdk.CallToolResult) qmcp.ToolError {
