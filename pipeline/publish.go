@@ -197,7 +197,9 @@ type publisher struct {
 	feedCount  int64
 	notifyURLs []string
 	feedDir    string // this publication's feed, whole
-	// listedRendered: a listed entry the sitemaps show was rendered.
+	// listedRendered: a listed entry the sitemaps show was rendered, so
+	// its new revision is a new lastmod (HTTP-29) and a new token figure
+	// in the content structure.
 	listedRendered bool
 	// listingChanged: an entry came, went, or changed its slug or listing,
 	// so a delta makes the sitemaps and the content structure again.

@@ -24,7 +24,7 @@ func (p *publisher) siteFiles(db *export.RegistryDB) error {
 	// sitemaps and the content structure of the current publication stay.
 	// A listed entry that changed moves its sitemap lastmod (HTTP-29), so
 	// then DuckDB makes them again (D63).
-	if !(p.delta && !p.listingChanged && !p.listedEntryChanged() && p.keep(listingFile, false)) {
+	if !(p.delta && !p.listingChanged && !p.listedRendered && p.keep(listingFile, false)) {
 		listing, err := p.listingFiles(db)
 		if err != nil {
 			return err
@@ -52,11 +52,6 @@ func (p *publisher) siteFiles(db *export.RegistryDB) error {
 	}
 	return p.writeSiteFiles(append(extra, updates...))
 }
-
-// listedEntryChanged reports whether this publication rendered a listed
-// entry that the sitemaps show: its new revision is a new lastmod
-// (HTTP-29) and a new token figure in the content structure.
-func (p *publisher) listedEntryChanged() bool { return p.listedRendered }
 
 // listingFile reports whether a registry-level file is made from the list
 // of entries (the sitemaps and the content structure).
