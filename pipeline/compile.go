@@ -61,6 +61,10 @@ type CompileConfig struct {
 	// still commit: past it the run fails and the state stays as it was.
 	// nil means DefaultMaxBadRows; a negative value, no limit.
 	MaxBadRows *int
+	// RangeEntries is how many identities the run holds at once; a
+	// registry bigger than that is compiled by key ranges. 0 means
+	// DefaultRangeEntries.
+	RangeEntries int
 }
 
 // DefaultMaxBadRows is how many bad rows a run may have by default: a
@@ -116,7 +120,10 @@ type Report struct {
 	Removed      int64     `json:"removed"`
 	SitesCrawled int64     `json:"sitesCrawled"`
 	SitesMatched int64     `json:"sitesMatched"`
-	Seconds      struct {
+	// KeyRanges is how many key ranges a run with register files compiled
+	// the registry in (1: all at once; CompileConfig.RangeEntries).
+	KeyRanges int `json:"keyRanges,omitempty"`
+	Seconds   struct {
 		Read, Compile, Commit, Total float64
 	} `json:"seconds"`
 	Problems []Problem `json:"problems"`
@@ -190,8 +197,14 @@ type run struct {
 	// small: no register file to compile; only the identities and entries
 	// the run touches are loaded, and the index is written as a delta.
 	small bool
-	moves []inboxMove
-	edits []inboxRead // owner edits waiting for applyEdits, in file order
+	// whole: the run loaded every identity and entry row (a registry that
+	// fits one key range); else it goes by key ranges (byRanges), and
+	// byRange says it did.
+	whole, byRange bool
+	indexRows      int                 // rows of the state's index chain
+	seed           []*compile.Identity // identities to start from (CompileConfig.Seed)
+	moves          []inboxMove
+	edits          []inboxRead // owner edits waiting for applyEdits, in file order
 }
 
 type deferredRecord struct {
@@ -277,12 +290,14 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 	r.rep.Seconds.Read = clock().Sub(t0).Seconds()
 
 	t1 := clock()
-	if err := r.withHistory(ctx); err != nil {
-		return nil, err
-	}
-	r.dissolved()
-	if err := r.expire(); err != nil {
-		return nil, err
+	if !r.byRange {
+		if err := r.withHistory(ctx, nil); err != nil {
+			return nil, err
+		}
+		r.dissolved()
+		if err := r.expire(); err != nil {
+			return nil, err
+		}
 	}
 	r.rep.Seconds.Compile = clock().Sub(t1).Seconds()
 	t2 := clock()
@@ -312,20 +327,27 @@ func (r *run) runRow(started, finished time.Time, report []byte) []driver.Value 
 }
 
 // load reads the identity map and entry rows: all of them, or for a small
-// run those its inputs name and those due to expire.
+// run those its inputs name and those due to expire. A run whose registry
+// is more than a key range holds loads only what its inputs name (to
+// decide its owner revisions and events), and each range later.
 func (r *run) load(ctx context.Context, inbox []inboxRead, events []compile.Event) error {
-	var seed []*compile.Identity
 	if r.cfg.Seed != "" {
 		b, err := os.ReadFile(r.cfg.Seed)
 		if err != nil {
 			return fmt.Errorf("seed: %w", err)
 		}
-		if err := json.Unmarshal(b, &seed); err != nil {
+		if err := json.Unmarshal(b, &r.seed); err != nil {
 			return fmt.Errorf("seed %s: %w", r.cfg.Seed, err)
 		}
 	}
 	var err error
-	if r.small {
+	if r.indexRows, err = r.st.IndexRows(); err != nil {
+		return err
+	}
+	r.whole = !r.small && r.indexRows <= r.rangeEntries()
+	if r.whole {
+		r.ids, r.rows, err = r.st.Load()
+	} else {
 		var ids, keys []string
 		for _, in := range inbox {
 			if in.decl != nil {
@@ -338,17 +360,19 @@ func (r *run) load(ctx context.Context, inbox []inboxRead, events []compile.Even
 		for _, ev := range events {
 			ids = append(ids, ev.Entry)
 		}
-		for _, id := range seed {
+		for _, id := range r.seed {
 			keys = append(keys, id.Key)
 		}
-		r.ids, r.rows, err = r.st.LoadSome(ctx, ids, keys, r.now)
-	} else {
-		r.ids, r.rows, err = r.st.Load()
+		due := r.now
+		if !r.small {
+			due = time.Time{} // the ranges expire what is due
+		}
+		r.ids, r.rows, err = r.st.LoadSome(ctx, ids, keys, due)
 	}
 	if err != nil {
 		return err
 	}
-	for _, id := range seed {
+	for _, id := range r.seed {
 		if _, ok := r.ids.ByKey(id.Key); !ok {
 			r.ids.Add(id)
 		}

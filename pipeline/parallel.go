@@ -17,16 +17,80 @@ import (
 type scanBatch struct {
 	rd   register.Framed
 	raws []register.Raw
+	// places are where the workers put each row's key place (keyPlaces),
+	// when the pass records them.
+	places []*uint64
 }
 
 const scanBatchSize = 256
 
-// scanFiles reads register files on every core: a helper goroutine frames
+// scanFn handles one framed row on a worker; place is nil unless the pass
+// records key places, else where the row's goes.
+type scanFn func(worker int, rd register.Framed, raw register.Raw, place *uint64)
+
+// scanOpts say what a pass over the register files does besides calling
+// its function on each row.
+type scanOpts struct {
+	// count counts the rows read (the progress) and reports a file that
+	// cannot be read to problem: one pass of a run does, the first.
+	count   bool
+	problem func(Problem)
+	// places, when set, gets a place for every framed row, which the
+	// worker fills with the place of the row's key.
+	places *keyPlaces
+	// keep, when set, deals only the rows it keeps (by file and the row's
+	// number among the file's framed rows): those of one key range.
+	keep func(file, seq int) bool
+}
+
+// keyPlaces hold, for every framed row of a run's register files, the
+// place of its key (keyPlace): 8 bytes a row, so that later passes deal
+// only the rows of one key range without parsing the others (issue 18).
+type keyPlaces struct {
+	files [][][]uint64 // file → chunks of placeChunk rows
+}
+
+const placeChunk = 1 << 16
+
+// slot gives the place of a row to fill (the framing goroutine only).
+func (k *keyPlaces) slot(file, seq int) *uint64 {
+	for len(k.files) <= file {
+		k.files = append(k.files, nil)
+	}
+	c := seq / placeChunk
+	for len(k.files[file]) <= c {
+		k.files[file] = append(k.files[file], make([]uint64, placeChunk))
+	}
+	return &k.files[file][c][seq%placeChunk]
+}
+
+// get reads the place of a row after the pass that filled it.
+func (k *keyPlaces) get(file, seq int) uint64 {
+	if file >= len(k.files) || seq/placeChunk >= len(k.files[file]) {
+		return 0
+	}
+	return k.files[file][seq/placeChunk][seq%placeChunk]
+}
+
+// sample appends every nth place of the rows framed (rows rows in all).
+func (k *keyPlaces) sample(n int, out []uint64) []uint64 {
+	for _, chunks := range k.files {
+		for _, c := range chunks {
+			for i := 0; i < len(c); i += n {
+				if c[i] != 0 {
+					out = append(out, c[i])
+				}
+			}
+		}
+	}
+	return out
+}
+
+// scanFiles reads register files on every core: this goroutine frames
 // each file's records in turn (cheap, sequential) and deals them to
 // workers by company (Route), so a company's rows reach one worker in
-// file order; the workers call fn. Unreadable files go to problem when it
-// is set, and framed rows then count as rows read.
-func (r *run) scanFiles(ctx context.Context, files []registerFile, fn func(worker int, rd register.Framed, raw register.Raw), problem func(Problem)) error {
+// file order; the workers call fn.
+func (r *run) scanFiles(ctx context.Context, files []registerFile, fn scanFn, opts scanOpts) error {
 	n := runtime.GOMAXPROCS(0)
 	ins := make([]chan scanBatch, n)
 	var wg sync.WaitGroup
@@ -36,8 +100,12 @@ func (r *run) scanFiles(ctx context.Context, files []registerFile, fn func(worke
 		go func(w int, in <-chan scanBatch) {
 			defer wg.Done()
 			for b := range in {
-				for _, raw := range b.raws {
-					fn(w, b.rd, raw)
+				for j, raw := range b.raws {
+					var place *uint64
+					if b.places != nil {
+						place = b.places[j]
+					}
+					fn(w, b.rd, raw, place)
 				}
 			}
 		}(i, ins[i])
@@ -49,11 +117,11 @@ func (r *run) scanFiles(ctx context.Context, files []registerFile, fn func(worke
 				close(in)
 			}
 		}()
-		for _, f := range files {
+		for i, f := range files {
 			if err = ctx.Err(); err != nil {
 				return
 			}
-			r.frameFile(f, ins, problem != nil, problem)
+			r.frameFile(f, i, ins, opts)
 		}
 	}()
 	wg.Wait()
@@ -79,23 +147,25 @@ func parsed(rd register.Framed, raw register.Raw, problem func(Problem)) *regist
 	return rec
 }
 
-// frameFile frames one register file into the workers' channels.
-func (r *run) frameFile(src registerFile, ins []chan scanBatch, report bool, problem func(Problem)) {
+// frameFile frames one register file (the run's fileth) into the
+// workers' channels.
+func (r *run) frameFile(src registerFile, file int, ins []chan scanBatch, opts scanOpts) {
 	path := src.path
 	rd, _, closer, err := openRegister(src, r.now)
 	if err != nil {
-		if report {
-			problem(Problem{File: filepath.Base(path), Reason: err.Error()})
+		if opts.count {
+			opts.problem(Problem{File: filepath.Base(path), Reason: err.Error()})
 		}
 		return
 	}
 	defer closer.Close()
 	n := uint32(len(ins))
-	batches := make([][]register.Raw, n)
+	batches := make([]scanBatch, n)
 	send := func(w uint32) {
-		if len(batches[w]) > 0 {
-			ins[w] <- scanBatch{rd: rd, raws: batches[w]}
-			batches[w] = make([]register.Raw, 0, scanBatchSize)
+		if len(batches[w].raws) > 0 {
+			batches[w].rd = rd
+			ins[w] <- batches[w]
+			batches[w] = scanBatch{}
 		}
 	}
 	defer func() {
@@ -103,35 +173,52 @@ func (r *run) frameFile(src registerFile, ins []chan scanBatch, report bool, pro
 			send(w)
 		}
 	}()
-	for {
+	for seq := 0; ; seq++ {
 		raw, err := rd.Frame()
 		if err == io.EOF {
 			return
 		}
 		if err != nil {
-			if report {
-				problem(Problem{File: filepath.Base(path), Reason: err.Error()})
+			if opts.count {
+				opts.problem(Problem{File: filepath.Base(path), Reason: err.Error()})
 			}
 			return // an unreadable rest of a file is reported; the run goes on
 		}
-		if report {
+		if opts.count {
 			if k := atomic.AddInt64(&r.rep.RowsRead, 1); r.cfg.Progress != nil && k%10000 == 0 {
 				r.cfg.Progress(k)
 			}
 		}
+		if opts.keep != nil && !opts.keep(file, seq) {
+			continue
+		}
 		w := rd.Route(raw) % n
-		batches[w] = append(batches[w], raw)
-		if len(batches[w]) == scanBatchSize {
+		b := &batches[w]
+		if b.raws == nil {
+			b.raws = make([]register.Raw, 0, scanBatchSize)
+		}
+		b.raws = append(b.raws, raw)
+		if opts.places != nil {
+			b.places = append(b.places, opts.places.slot(file, seq))
+		}
+		if len(b.raws) == scanBatchSize {
 			send(w)
 		}
 	}
 }
 
-// compileFiles compiles the records of the register files on every core,
-// with this goroutine as the only writer. A company's identity is only
-// touched under its stripe's lock (its rows go to one worker anyway; the
-// lock covers two companies' rows that share a key).
-func (r *run) compileFiles(ctx context.Context, files []registerFile) error {
+// heldRow is a framed row a key range's first pass keeps for its second.
+type heldRow struct {
+	rd  register.Framed
+	raw register.Raw
+}
+
+// compileRows compiles framed rows on every core, with this goroutine as
+// the only writer: feed calls its function with each row on the worker
+// that owns the row's company. A company's identity is only touched under
+// its stripe's lock (its rows go to one worker anyway; the lock covers two
+// companies' rows that share a key).
+func (r *run) compileRows(feed func(fn scanFn) error) error {
 	r.pending = &[]*EntryRow{}
 	defer r.flushRows()
 	out := make(chan outcome, 1024)
@@ -145,7 +232,7 @@ func (r *run) compileFiles(ctx context.Context, files []registerFile) error {
 			readProblems = append(readProblems, p)
 			pmu.Unlock()
 		}
-		err := r.scanFiles(ctx, files, func(_ int, rd register.Framed, raw register.Raw) {
+		err := feed(func(_ int, rd register.Framed, raw register.Raw, _ *uint64) {
 			rec := parsed(rd, raw, report)
 			if rec == nil {
 				return
@@ -157,7 +244,7 @@ func (r *run) compileFiles(ctx context.Context, files []registerFile) error {
 			o := r.record(rec)
 			mu.Unlock()
 			out <- o
-		}, report)
+		})
 		close(out)
 		scanErr <- err
 	}()
@@ -184,6 +271,25 @@ func (r *run) compileFiles(ctx context.Context, files []registerFile) error {
 		firstErr = err
 	}
 	return firstErr
+}
+
+// replay feeds held rows, each worker's on that worker, in the order they
+// were held.
+func replay(held [][]heldRow) func(fn scanFn) error {
+	return func(fn scanFn) error {
+		var wg sync.WaitGroup
+		for w, rows := range held {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for _, h := range rows {
+					fn(w, h.rd, h.raw, nil)
+				}
+			}()
+		}
+		wg.Wait()
+		return nil
+	}
 }
 
 // parallelFor calls fn(0..n-1) on every core.

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/daawid/registry/export/publication"
@@ -93,29 +95,66 @@ func completeKinds(files []registerFile) []*register.Kind {
 // the companies the registry does not know and gives them identities in
 // key order (so IDs and slugs do not depend on the order of rows or
 // files); the second compiles every record.
-func (r *run) registers(ctx context.Context, files []registerFile) error { // First pass: the companies the registry does not know, on every core.
+//
+// The first pass also notes the place of every row's key. When the
+// registry and its new companies are more than a key range holds
+// (CompileConfig.RangeEntries), the run goes on by key ranges instead
+// (byRanges): memory then holds one range's identities and entries, not
+// the registry's (issue 18).
+func (r *run) registers(ctx context.Context, files []registerFile) error {
 	n := runtime.GOMAXPROCS(0)
 	found, renamed := make([][]compile.NewCompany, n), make([][]compile.NewCompany, n)
-	err := r.scanFiles(ctx, files, func(w int, rd register.Framed, raw register.Raw) {
+	places := &keyPlaces{}
+	room := int64(r.rangeEntries() - r.ids.Len())
+	var news atomic.Int64
+	err := r.scanFiles(ctx, files, func(w int, rd register.Framed, raw register.Raw, place *uint64) {
 		b, ok := rd.Brief(raw)
-		if !ok || !b.Active {
+		if ok {
+			*place = keyPlace(b.Key)
+		}
+		if !r.whole || news.Load() > room {
 			return
 		}
-		id, known := r.ids.ByKey(b.Key)
-		if !known {
-			found[w] = append(found[w], compile.NewCompany{Key: b.Key, Name: b.Name, Locality: b.Locality})
-			return
+		if r.newOrRenamed(w, b, ok, found, renamed) && news.Add(1) > room {
+			found[w] = nil // too many for one range: the run goes by ranges
 		}
-		// An unclaimed company the register names anew gets the slug of
-		// its new name; the old one redirects (D47). A claimed entry's
-		// name is its owner's.
-		if row := r.rows[b.Key]; row != nil && !row.Claimed && !row.Removed && compile.RenameDue(id, b.Name) {
-			renamed[w] = append(renamed[w], compile.NewCompany{Key: b.Key, Name: b.Name, Locality: b.Locality})
-		}
-	}, nil)
+	}, scanOpts{count: true, problem: r.refuse, places: places})
 	if err != nil {
 		return err
 	}
+	r.complete = completeKinds(files)
+	r.rep.KeyRanges = 1
+	if !r.whole || news.Load() > room {
+		return r.byRanges(ctx, files, places, int(news.Load()))
+	}
+	r.assign(found, renamed)
+	return r.compileRows(func(fn scanFn) error { return r.scanFiles(ctx, files, fn, scanOpts{}) })
+}
+
+// newOrRenamed notes a row's company when the registry does not know it
+// (found) or its name calls for a new slug (renamed); it reports a new
+// company.
+func (r *run) newOrRenamed(w int, b register.Brief, ok bool, found, renamed [][]compile.NewCompany) bool {
+	if !ok || !b.Active {
+		return false
+	}
+	id, known := r.ids.ByKey(b.Key)
+	if !known {
+		found[w] = append(found[w], compile.NewCompany{Key: b.Key, Name: b.Name, Locality: b.Locality})
+		return true
+	}
+	// An unclaimed company the register names anew gets the slug of its
+	// new name; the old one redirects (D47). A claimed entry's name is its
+	// owner's.
+	if row := r.rows[b.Key]; row != nil && !row.Claimed && !row.Removed && compile.RenameDue(id, b.Name) {
+		renamed[w] = append(renamed[w], compile.NewCompany{Key: b.Key, Name: b.Name, Locality: b.Locality})
+	}
+	return false
+}
+
+// assign gives the new companies their identities and the renamed ones
+// their new slugs, each in key order.
+func (r *run) assign(found, renamed [][]compile.NewCompany) {
 	// A key on two workers (two company numbers for one register entry)
 	// counts once, deterministically: the one of the lowest worker.
 	var news []compile.NewCompany
@@ -146,8 +185,164 @@ func (r *run) registers(ctx context.Context, files []registerFile) error { // Fi
 			r.log.Info("renamed", "entry", id.EntryID, "slug", id.Slug, "was", id.OldSlugs[len(id.OldSlugs)-1])
 		}
 	}
-	r.complete = completeKinds(files)
-	return r.compileFiles(ctx, files)
+}
+
+// keyPlace is the first 8 bytes of a key as a big-endian number (zeros
+// after a shorter key): keys in one order have places in the same order,
+// so a key range is a range of places. Place 0 is the first range's.
+func keyPlace(key string) uint64 {
+	var b [8]byte
+	copy(b[:], key)
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// placeKey is the shortest key at a place: a key is at or after the place
+// exactly when it sorts at or after this string (keys hold no NUL byte).
+func placeKey(p uint64) string {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], p)
+	return strings.TrimRight(string(b[:]), "\x00")
+}
+
+// DefaultRangeEntries is how many identities a compile holds at once: a
+// registry with its new companies beyond it is compiled by key ranges of
+// about this many. A range holds about 1.9 KB an identity live (the
+// identity, its entry row, a held register row), so about 1.9 GB, within
+// the run's 3 GiB heap budget (docs/performance.md).
+const DefaultRangeEntries = 1_000_000
+
+func (r *run) rangeEntries() int {
+	if r.cfg.RangeEntries > 0 {
+		return r.cfg.RangeEntries
+	}
+	return DefaultRangeEntries
+}
+
+// byRanges compiles the registry a key range at a time: each range's
+// identities and entry rows are loaded from the index (its row groups
+// outside the range unread), its rows of the register files are dealt
+// again (their key places say which), and it is compiled, merged, expired
+// and written to the new index before the next range is loaded. Every
+// slug given is held for all ranges (compile.SlugSet). Ranges go in key
+// order, so identities are given in the same order as in one pass;
+// entries that begin with their owner come last, as in one pass.
+func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPlaces, news int) error {
+	// The entries the inbox and the events name, by key: each is merged in
+	// the range of its key.
+	keyOf := map[string]string{}
+	for _, m := range []map[string]bool{keysOf(r.newDecl), keysOf(r.events)} {
+		for entryID := range m {
+			if id, ok := r.ids.ByEntry(entryID); ok {
+				keyOf[entryID] = id.Key
+			}
+		}
+	}
+	r.ids, r.rows = nil, nil
+	slugs := compile.NewSlugSet(r.indexRows + int(r.rep.RowsRead))
+	var sample []uint64
+	i := 0
+	err := r.st.scanSlugs(func(key, slug, oldSlugs string) {
+		slugs.Add(slug)
+		for _, old := range strings.Fields(oldSlugs) {
+			slugs.Add(old)
+		}
+		if i%16 == 0 {
+			sample = append(sample, keyPlace(key))
+		}
+		i++
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range r.seed {
+		slugs.Add(id.Slug)
+	}
+	sample = places.sample(16, sample)
+	est := max(r.indexRows, int(r.rep.RowsRead), r.indexRows+news)
+	bounds := rangeBounds(sample, (est+r.rangeEntries()-1)/r.rangeEntries())
+	r.rep.KeyRanges = len(bounds) + 1
+	r.log.Info("compiling by key ranges", "ranges", len(bounds)+1, "identities", r.indexRows, "rows", r.rep.RowsRead)
+	for p := 0; p <= len(bounds); p++ {
+		var lo, hi uint64
+		if p > 0 {
+			lo = bounds[p-1]
+		}
+		if p < len(bounds) {
+			hi = bounds[p]
+		}
+		loKey, hiKey := placeKey(lo), ""
+		if hi != 0 {
+			hiKey = placeKey(hi)
+		}
+		in := func(key string) bool { return key >= loKey && (hiKey == "" || key < hiKey) }
+		r.ids = compile.NewIdentitiesWith(slugs, 0)
+		if r.rows, err = r.st.LoadRange(r.ids, loKey, hiKey); err != nil {
+			return err
+		}
+		for _, id := range r.seed {
+			if _, known := r.ids.ByKey(id.Key); !known && in(id.Key) {
+				r.ids.Add(id)
+			}
+		}
+		r.touched = map[string]bool{}
+		keep := func(file, seq int) bool {
+			pl := places.get(file, seq)
+			return pl >= lo && (hi == 0 || pl < hi)
+		}
+		if err := r.rangeRegisters(ctx, files, keep); err != nil {
+			return err
+		}
+		if err := r.withHistory(ctx, func(entryID string) bool { k, ok := keyOf[entryID]; return ok && in(k) }); err != nil {
+			return err
+		}
+		r.dissolved()
+		if err := r.expire(); err != nil {
+			return err
+		}
+		if err := r.w.indexPart(r.ids, r.rows); err != nil {
+			return err
+		}
+		r.logMemory(fmt.Sprintf("key range %d of %d", p+1, len(bounds)+1))
+	}
+	// Entries that begin with their owner in this run.
+	r.ids, r.rows, r.touched = compile.NewIdentitiesWith(slugs, 0), map[string]*EntryRow{}, map[string]bool{}
+	if err := r.withHistory(ctx, func(entryID string) bool { _, known := keyOf[entryID]; return !known }); err != nil {
+		return err
+	}
+	r.byRange = true
+	return r.w.indexPart(r.ids, r.rows)
+}
+
+// rangeBounds cuts a sample of key places into parts ranges of about equal
+// size: the places where ranges after the first begin, rising.
+func rangeBounds(sample []uint64, parts int) []uint64 {
+	slices.Sort(sample)
+	var out []uint64
+	for i := 1; i < parts; i++ {
+		b := sample[i*len(sample)/parts]
+		if b != 0 && (len(out) == 0 || b > out[len(out)-1]) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// rangeRegisters is registers for one key range: the first pass deals only
+// the range's rows and holds them, the second compiles what it held.
+func (r *run) rangeRegisters(ctx context.Context, files []registerFile, keep func(file, seq int) bool) error {
+	n := runtime.GOMAXPROCS(0)
+	found, renamed := make([][]compile.NewCompany, n), make([][]compile.NewCompany, n)
+	held := make([][]heldRow, n)
+	err := r.scanFiles(ctx, files, func(w int, rd register.Framed, raw register.Raw, _ *uint64) {
+		held[w] = append(held[w], heldRow{rd: rd, raw: raw})
+		b, ok := rd.Brief(raw)
+		r.newOrRenamed(w, b, ok, found, renamed)
+	}, scanOpts{keep: keep})
+	if err != nil {
+		return err
+	}
+	r.assign(found, renamed)
+	return r.compileRows(replay(held))
 }
 
 // outcome is what compiling one company gave: computed by a worker,
@@ -382,7 +577,10 @@ type historyItem struct {
 // run named (merged over their stored register record, or none for
 // entries that began with their owner). Their previous revisions and
 // declarations are loaded in one go; they compile on every core.
-func (r *run) withHistory(ctx context.Context) error {
+//
+// named, when set, says which of the entries the owner revisions and
+// events name belong to this key range.
+func (r *run) withHistory(ctx context.Context, named func(entryID string) bool) error {
 	byID := map[string]*historyItem{}
 	for _, d := range r.deferred {
 		byID[d.id.EntryID] = &historyItem{entryID: d.id.EntryID, id: d.id, rec: d.rec, web: d.web}
@@ -390,7 +588,7 @@ func (r *run) withHistory(ctx context.Context) error {
 	r.deferred = nil
 	for _, m := range []map[string]bool{keysOf(r.newDecl), keysOf(r.events)} {
 		for entryID := range m {
-			if !r.touched[entryID] && byID[entryID] == nil {
+			if !r.touched[entryID] && byID[entryID] == nil && (named == nil || named(entryID)) {
 				byID[entryID] = &historyItem{entryID: entryID}
 			}
 		}

@@ -475,18 +475,26 @@ func (s *State) LoadChanged(ctx context.Context, registry, since string) (map[st
 // LoadSlugs adds every slug ever given (current and old) to ids, for a run
 // that loaded only some identities and is about to give a slug.
 func (s *State) LoadSlugs(ids *compile.Identities) error {
+	return s.scanSlugs(func(key, slug, oldSlugs string) {
+		ids.AddSlug(slug)
+		for _, old := range strings.Fields(oldSlugs) {
+			ids.AddSlug(old)
+		}
+	})
+}
+
+// scanSlugs calls fn with the key, slug and old slugs (space-separated)
+// of every row of the index chain (a key of a delta comes again).
+func (s *State) scanSlugs(fn func(key, slug, oldSlugs string)) error {
 	type slugRow struct {
-		EntryID  string `parquet:"entry_id"`
+		Key      string `parquet:"key"`
 		Slug     string `parquet:"slug"`
 		OldSlugs string `parquet:"old_slugs"`
 	}
 	for _, path := range s.chain {
 		err := publication.ScanParquet(path, func(rows []slugRow) error {
 			for _, r := range rows {
-				ids.AddSlug(r.Slug, r.EntryID)
-				for _, old := range strings.Fields(r.OldSlugs) {
-					ids.AddSlug(old, r.EntryID)
-				}
+				fn(r.Key, r.Slug, r.OldSlugs)
 			}
 			return nil
 		})
@@ -495,6 +503,35 @@ func (s *State) LoadSlugs(ids *compile.Identities) error {
 		}
 	}
 	return nil
+}
+
+// IndexRows is how many rows the index chain holds (a key a delta changes
+// counts twice): what loading the whole identity map would hold.
+func (s *State) IndexRows() (int, error) {
+	total := 0
+	for _, f := range s.chain {
+		n, err := indexRows(f)
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+// LoadRange reads the identities and entry rows whose keys are in
+// [lo, hi) (hi "" for no end) into ids and a new map: a compile that holds
+// the registry a share at a time (issue 18). The full index is written in
+// key order, so its row groups outside the range are skipped unread.
+func (s *State) LoadRange(ids *compile.Identities, lo, hi string) (map[string]*EntryRow, error) {
+	rows := map[string]*EntryRow{}
+	in := func(key string) bool { return key >= lo && (hi == "" || key < hi) }
+	for _, f := range s.chain {
+		if err := readIndexRange(f, ids, rows, lo, hi, in); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
 }
 
 // Revision reads one revision of an entry; revision 0 is the current one.

@@ -158,15 +158,39 @@ func (rw *revisionWriter) abort() {
 
 // writeIndex writes the identity map and entry rows of a run, sorted by key.
 func writeIndex(path string, ids *compile.Identities, rows map[string]*EntryRow) error {
-	af, err := publication.CreateAtomic(path)
+	iw, err := newIndexWriter(path)
 	if err != nil {
 		return err
 	}
-	w := parquet.NewGenericWriter[indexRow](af.File, writerOptions(parquet.MaxRowsPerRowGroup(256<<10))...)
+	if err := iw.add(ids, rows); err != nil {
+		iw.abort()
+		return err
+	}
+	return iw.finish()
+}
+
+// indexWriter writes an index file in parts: a run that compiles the
+// registry a key range at a time adds each range's identities as it is
+// done, in key order.
+type indexWriter struct {
+	file *publication.AtomicFile
+	w    *parquet.GenericWriter[indexRow]
+}
+
+func newIndexWriter(path string) (*indexWriter, error) {
+	af, err := publication.CreateAtomic(path)
+	if err != nil {
+		return nil, err
+	}
+	return &indexWriter{file: af, w: parquet.NewGenericWriter[indexRow](af.File, writerOptions(parquet.MaxRowsPerRowGroup(256<<10))...)}, nil
+}
+
+// add writes identities and their entry rows, sorted by key.
+func (iw *indexWriter) add(ids *compile.Identities, rows map[string]*EntryRow) error {
 	all := ids.All()
 	batch := make([]indexRow, 0, 1024)
 	flush := func() error {
-		_, err := w.Write(batch)
+		_, err := iw.w.Write(batch)
 		batch = batch[:0]
 		return err
 	}
@@ -176,7 +200,6 @@ func writeIndex(path string, ids *compile.Identities, rows map[string]*EntryRow)
 		if len(id.Items) > 0 {
 			b, err := json.Marshal(id.Items)
 			if err != nil {
-				af.Abort()
 				return err
 			}
 			ir.Items = string(b)
@@ -189,21 +212,23 @@ func writeIndex(path string, ids *compile.Identities, rows map[string]*EntryRow)
 		batch = append(batch, ir)
 		if len(batch) == cap(batch) {
 			if err := flush(); err != nil {
-				af.Abort()
 				return err
 			}
 		}
 	}
-	if err := flush(); err != nil {
-		af.Abort()
-		return err
-	}
-	if err := w.Close(); err != nil {
-		af.Abort()
-		return err
-	}
-	return af.Commit()
+	return flush()
 }
+
+// finish closes the file and renames it into place.
+func (iw *indexWriter) finish() error {
+	if err := iw.w.Close(); err != nil {
+		iw.file.Abort()
+		return err
+	}
+	return iw.file.Commit()
+}
+
+func (iw *indexWriter) abort() { iw.file.Abort() }
 
 // readIndex loads an index file into a new identity map and entry rows.
 func readIndex(path string) (*compile.Identities, map[string]*EntryRow, error) {
@@ -277,6 +302,13 @@ func interned(s string) string {
 // readIndexInto loads an index file (a full one or a delta) into an
 // identity map and entry rows; its rows replace those of the same key.
 func readIndexInto(path string, ids *compile.Identities, rows map[string]*EntryRow) error {
+	return readIndexRange(path, ids, rows, "", "", nil)
+}
+
+// readIndexRange is readIndexInto for the rows whose key is in [lo, hi)
+// (in says which; nil for every row): a row group whose key statistics
+// lie outside the range is skipped unread.
+func readIndexRange(path string, ids *compile.Identities, rows map[string]*EntryRow, lo, hi string, in func(string) bool) error {
 	// Rows are decoded here and put into the maps on other goroutines, in
 	// blocks: a million small allocations and map inserts cost more than
 	// the reading.
@@ -304,7 +336,16 @@ func readIndexInto(path string, ids *compile.Identities, rows map[string]*EntryR
 		}
 		close(idBlocks)
 	}()
-	readErr := publication.ScanParquet(path, func(buf []indexRow) error {
+	readErr := scanIndexGroups(path, lo, hi, func(buf []indexRow) error {
+		if in != nil {
+			kept := buf[:0]
+			for _, ir := range buf {
+				if in(ir.Key) {
+					kept = append(kept, ir)
+				}
+			}
+			buf = kept
+		}
 		b := block{ids: make([]compile.Identity, len(buf)), rows: make([]EntryRow, 0, len(buf))}
 		var err error
 		for i := range buf {
@@ -330,6 +371,56 @@ func readIndexInto(path string, ids *compile.Identities, rows map[string]*EntryR
 	close(blocks)
 	<-rowsDone
 	return readErr
+}
+
+// scanIndexGroups reads an index file's rows in blocks, skipping the row
+// groups whose key column's statistics show no key in [lo, hi) (hi "" for
+// no end; "" and "" read every group).
+func scanIndexGroups(path, lo, hi string, fn func([]indexRow) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	keyCol, ok := pf.Schema().Lookup("key")
+	if !ok {
+		return fmt.Errorf("%s: no key column", path)
+	}
+	buf := make([]indexRow, 1024)
+	for i, rg := range pf.RowGroups() {
+		stats := pf.Metadata().RowGroups[i].Columns[keyCol.ColumnIndex].MetaData.Statistics
+		if stats.MinValue != nil && stats.MaxValue != nil &&
+			((hi != "" && string(stats.MinValue) >= hi) || string(stats.MaxValue) < lo) {
+			continue
+		}
+		rd := parquet.NewGenericRowGroupReader[indexRow](rg)
+		for {
+			n, err := rd.Read(buf)
+			if n > 0 {
+				if ferr := fn(buf[:n]); ferr != nil {
+					rd.Close()
+					return ferr
+				}
+			}
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				rd.Close()
+				return fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		rd.Close()
+	}
+	return nil
 }
 
 func utc(t time.Time) time.Time {

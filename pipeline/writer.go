@@ -30,6 +30,9 @@ type writer struct {
 	appenders map[string]*duckdb.Appender
 	runID     string
 	revs      *revisionWriter
+	// index is the run's full index file while a run that compiles the
+	// registry a key range at a time adds its ranges (indexPart).
+	index *indexWriter
 }
 
 func (s *State) newWriter(ctx context.Context, runID string) (*writer, error) {
@@ -113,6 +116,22 @@ func (w *writer) refused(file string, line int, path, reason string) error {
 	return w.append("stage_refused", w.runID, file, l, p, reason)
 }
 
+// indexPart writes one key range's identities and entry rows into the
+// run's full index file; the ranges come in key order.
+func (w *writer) indexPart(ids *compile.Identities, rows map[string]*EntryRow) error {
+	if w.index == nil {
+		iw, err := newIndexWriter(runFile(w.st.dir, indexDir, w.runID))
+		if err != nil {
+			return err
+		}
+		w.index = iw
+	}
+	if err := w.index.add(ids, rows); err != nil {
+		return fmt.Errorf("index file: %w", err)
+	}
+	return nil
+}
+
 // commit writes the run's files and then, in one transaction, moves the
 // staged rows into the state with the run's record and points the views
 // at the new files. Until that transaction commits nothing names the
@@ -138,7 +157,14 @@ func (w *writer) commit(ctx context.Context, run []driver.Value, ids *compile.Id
 	if delta {
 		chain = append(append([]string(nil), w.st.chain...), deltaFile(w.st.dir, w.runID))
 	}
-	if err := writeIndex(chain[len(chain)-1], ids, rows); err != nil {
+	if w.index != nil {
+		// A run by key ranges wrote its index as it went (ids is nil).
+		err = w.index.finish()
+		w.index = nil
+	} else {
+		err = writeIndex(chain[len(chain)-1], ids, rows)
+	}
+	if err != nil {
 		return fmt.Errorf("index file: %w", err)
 	}
 	tx, err := w.conn.BeginTx(ctx, nil)
@@ -188,6 +214,9 @@ func (w *writer) abort() {
 	}
 	if w.revs != nil {
 		w.revs.abort()
+	}
+	if w.index != nil {
+		w.index.abort()
 	}
 	w.conn.Close()
 }

@@ -152,6 +152,7 @@ func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*
 	jsonOut := fs.Bool("json", false, "print the run report as JSON")
 	maxBad := fs.Int("max-bad-rows", pipeline.DefaultMaxBadRows, "fail the run, committing nothing, when more rows than this are bad (0: none may be; -1: no limit)")
 	memLimit := fs.Int64("memory-limit-mb", 0, "the run's Go heap budget in MiB (default 3072; DuckDB keeps to 1536 besides)")
+	rangeEntries := fs.Int("range-entries", pipeline.DefaultRangeEntries, "identities the compile holds at once; a bigger registry is compiled by key ranges of about this many (about 1.5 KB of memory each)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for operators tuning a run)")
 	fs.Usage = func() {
 		if publish {
@@ -179,7 +180,7 @@ func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*
 		return nil, 2
 	}
 	cfg := pipeline.CompileConfig{StateDir: *state, Registers: registers, OwnerInbox: *inbox, Verification: verification, Seed: *seed, Now: now,
-		MemoryLimit: *memLimit << 20, MaxBadRows: maxBad}
+		MemoryLimit: *memLimit << 20, MaxBadRows: maxBad, RangeEntries: *rangeEntries}
 	r := &compileRun{name: name, schedule: schedule, cfg: cfg, websites: *websites, jsonOut: *jsonOut, cpuProfile: *cpuProfile, logLevel: level}
 	if publish {
 		r.out, r.siteURL, r.static, r.exports, r.delta, r.keep = *out, *siteURL, *static, *exports, *deltaFlag, *keep

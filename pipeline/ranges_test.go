@@ -1,0 +1,240 @@
+package pipeline
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/daawid/registry/fixtures"
+	"github.com/daawid/registry/fixtures/synth"
+	"github.com/daawid/registry/schemas"
+)
+
+// TestCompile_ByKeyRangesSameAsWhole compiles the same inputs twice, once
+// holding the whole registry and once by key ranges of a few hundred
+// identities (issue 18: the compile in bounded memory), and finds the
+// same state: identities, entry rows, revisions and the report. The runs
+// cover a first run (every company new), then a second run with a changed
+// register file (renamed companies, dissolved ones, new ones), owner
+// revisions and verification events, then a third run with expiries.
+func TestCompile_ByKeyRangesSameAsWhole(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	run1 := synth.DefaultRunNow
+	sum, err := synth.Generate(synth.Config{Entries: 3000, Seed: 11, Out: data, RunNow: run1, SiteSample: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var regs []string
+	for _, f := range sum.Files {
+		if filepath.Dir(f) == "registers" {
+			regs = append(regs, filepath.Join(data, f))
+		}
+	}
+	// The second run's Companies House product: every 50th company gone
+	// (dissolved, D54), every 37th renamed, and the same file's rows
+	// again otherwise.
+	var ch string
+	for _, f := range regs {
+		if strings.Contains(f, "BasicCompanyData") {
+			ch = f
+		}
+	}
+	if ch == "" {
+		t.Fatal("no Companies House file generated")
+	}
+	ch2 := filepath.Join(dir, "next", filepath.Base(ch))
+	changeCompaniesHouse(t, ch, ch2, 50, 37, "A")
+	ch3 := filepath.Join(dir, "third", filepath.Base(ch))
+	changeCompaniesHouse(t, ch2, ch3, 43, 31, "B")
+	regs2, regs3 := []string{ch2}, []string{ch3}
+	for _, f := range regs {
+		if f != ch {
+			regs2, regs3 = append(regs2, f), append(regs3, f)
+		}
+	}
+
+	type result struct {
+		reports []*Report
+		dump    map[string][][]any
+	}
+	compileAll := func(rangeEntries int) result {
+		state := filepath.Join(dir, fmt.Sprintf("state-%d", rangeEntries))
+		inbox := filepath.Join(dir, fmt.Sprintf("inbox-%d", rangeEntries))
+		if err := os.CopyFS(inbox, os.DirFS(filepath.Join(data, "inbox"))); err != nil {
+			t.Fatal(err)
+		}
+		// Entries that begin with their owner (D69): compiled after the
+		// last key range, as after the one pass.
+		for _, e := range fixtures.Entries() {
+			if e.Status == schemas.StatusUnclaimed {
+				continue
+			}
+			e.Record.Revision = 1
+			b, _ := json.Marshal(e)
+			if err := os.WriteFile(filepath.Join(inbox, e.Slug+".json"), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ctx := context.Background()
+		var res result
+		runs := []CompileConfig{
+			{Registers: regs, Now: run1},
+			{Registers: regs2, OwnerInbox: inbox, Verification: []string{filepath.Join(data, "verification.jsonl")}, Now: run1.Add(24 * time.Hour)},
+			{Registers: regs3, Now: run1.Add(200 * 24 * time.Hour)},
+		}
+		for i, cfg := range runs {
+			cfg.StateDir, cfg.RangeEntries = state, rangeEntries
+			at := time.Date(2026, 11, 1, 0, 0, i, 0, time.UTC) // the same run IDs in both states
+			cfg.Clock = func() time.Time { return at }
+			rep, err := Compile(ctx, cfg)
+			if err != nil {
+				t.Fatalf("run %d with ranges of %d: %v", i+1, rangeEntries, err)
+			}
+			res.reports = append(res.reports, rep)
+		}
+		st, err := OpenState(state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		res.dump = map[string][][]any{
+			"identities": queryAll(t, st.DB(), `SELECT key, entry_id, slug, array_to_string(old_slugs, ' '), created_at, items::VARCHAR, last_revision FROM identities ORDER BY key`),
+			"entries": queryAll(t, st.DB(), `SELECT entry_id, key, slug, revision, status, claimed, held, content_hash, source_hash, updated_at,
+				next_change_at, removed_at, removed_reason, revision_run, cause FROM entries ORDER BY entry_id`),
+			"revisions":    queryAll(t, st.DB(), `SELECT entry_id, revision, issued_at, run_id, cause, entry FROM revisions ORDER BY entry_id, revision`),
+			"declarations": queryAll(t, st.DB(), `SELECT entry_id, based_on, declared_at, file, entry FROM declarations ORDER BY entry_id`),
+			"refused":      queryAll(t, st.DB(), `SELECT run_id, file, line, path, reason FROM refused ORDER BY ALL`),
+		}
+		return res
+	}
+	whole := compileAll(0)
+	ranged := compileAll(400)
+
+	for i := range whole.reports {
+		w, r := *whole.reports[i], *ranged.reports[i]
+		if w.KeyRanges != 1 {
+			t.Errorf("run %d held the whole registry but reports %d key ranges", i+1, w.KeyRanges)
+		}
+		if r.KeyRanges < 5 {
+			t.Errorf("run %d with ranges of 400 identities went in %d ranges", i+1, r.KeyRanges)
+		}
+		t.Logf("run %d: %d key ranges; read %d, compiled %d, new %d, merged %d, events %d, expired %d, removed %d",
+			i+1, r.KeyRanges, r.RowsRead, r.Compiled, r.NewEntries, r.Merged, r.Events, r.Expired, r.Removed)
+		w.KeyRanges, r.KeyRanges, w.Seconds = 0, 0, r.Seconds
+		if !reflect.DeepEqual(w, r) {
+			t.Errorf("run %d reports differ:\nwhole  %+v\nranges %+v", i+1, w, r)
+		}
+	}
+	rep2 := whole.reports[1]
+	if rep2.NewEntries == 0 || rep2.Removed == 0 || rep2.Merged == 0 || rep2.Events == 0 || rep2.Compiled == 0 {
+		t.Errorf("the second run does not cover new, removed, merged and verified entries: %+v", rep2)
+	}
+	if whole.reports[2].Expired == 0 {
+		t.Errorf("the third run expired nothing: %+v", whole.reports[2])
+	}
+	renamed, owners := 0, 0
+	for _, row := range whole.dump["identities"] {
+		if row[3] != "" {
+			renamed++
+		}
+		if strings.HasPrefix(row[0].(string), "owner/") {
+			owners++
+		}
+	}
+	if renamed == 0 || owners == 0 {
+		t.Errorf("%d identities have an old slug, %d began with their owner: the runs must rename and take new owner entries", renamed, owners)
+	}
+	for table, rows := range whole.dump {
+		got := ranged.dump[table]
+		if len(rows) == 0 && table != "refused" {
+			t.Errorf("%s: empty", table)
+		}
+		if len(got) != len(rows) {
+			t.Errorf("%s: %d rows by key ranges, %d whole", table, len(got), len(rows))
+			continue
+		}
+		for i := range rows {
+			if !reflect.DeepEqual(rows[i], got[i]) {
+				t.Errorf("%s row %d differs:\nwhole  %v\nranges %v", table, i, rows[i], got[i])
+				break
+			}
+		}
+	}
+}
+
+// changeCompaniesHouse writes the next product of a Companies House file:
+// every drop-th company left out, every rename-th renamed, and every 60th
+// followed by a new company (tag makes its name and number new).
+func changeCompaniesHouse(t *testing.T, src, dst string, drop, rename int, tag string) {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 0; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case n > 0 && n%drop == 0:
+			continue
+		case n > 0 && n%rename == 0:
+			end := strings.Index(line, `","`)
+			line = fmt.Sprintf(`"RENAMED %s TRADING %d LIMITED`, tag, n) + line[end:]
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+		if n > 0 && n%60 == 0 {
+			// A new company: a new name and number, the same address.
+			fields := strings.SplitN(line, `","`, 3)
+			fmt.Fprintf(&b, `"NEWLY FORMED %s %d LTD","%s%06d","%s`+"\n", tag, n, map[string]string{"A": "77", "B": "78"}[tag], n, fields[2])
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// queryAll reads every row of a query as values.
+func queryAll(t *testing.T, db *sql.DB, q string) [][]any {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out [][]any
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, vals)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
