@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -237,4 +238,76 @@ func queryAll(t *testing.T, db *sql.DB, q string) [][]any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestKeyPlace_OrderOfKeys checks what key ranges rest on: places sort as
+// keys do, and a key is at or after a place exactly when it sorts at or
+// after the place's key (placeKey), for keys of every length.
+func TestKeyPlace_OrderOfKeys(t *testing.T) {
+	keys := []string{"", "a", "de", "de/", "de/berlin-charlottenburg/hrb/1", "de/berli", "de/berlin", "de/berlio", "gb/0", "gb/00000001",
+		"gb/09999991", "gb/sc123456", "owner/ent_01", "fr/123456789", "gb/0999", "gb/09999", "z", "\xff\xff\xff\xff\xff\xff\xff\xff\xff"}
+	for _, a := range keys {
+		for _, b := range keys {
+			pa, pb := keyPlace(a), keyPlace(b)
+			if a < b && pa > pb {
+				t.Errorf("%q < %q but place %x > %x", a, b, pa, pb)
+			}
+			if got, want := a >= placeKey(pb), pa >= pb; got != want {
+				t.Errorf("%q >= placeKey(%q) = %v, place order says %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+// TestRangeBounds_AtMostSizeAndWholePlaces: ranges hold at most about
+// size identities (sample counts × sampleEvery, the larger of the index's
+// and the rows'), are never cut inside a place, and a place bigger than
+// size is a range of its own.
+func TestRangeBounds_AtMostSizeAndWholePlaces(t *testing.T) {
+	var idx, rows []uint64
+	for p := uint64(1); p <= 100; p++ {
+		n := 2 // 32 identities a place
+		if p == 40 {
+			n = 100 // 1,600: more than a range
+		}
+		for range n {
+			idx = append(idx, p)
+			rows = append(rows, p)
+		}
+	}
+	rows = append(rows, 101, 101, 101) // new companies after the index's keys
+	got := rangeBounds(idx, rows, 200)
+	weight := func(lo, hi uint64) int {
+		w := 0
+		for p := lo; p < hi; p++ {
+			switch {
+			case p == 40:
+				w += 1600
+			case p == 101:
+				w += 48
+			case p > 0:
+				w += 32
+			}
+		}
+		return w
+	}
+	from := uint64(0)
+	for _, b := range append(got, 102) {
+		if b <= from {
+			t.Fatalf("bounds not rising: %v", got)
+		}
+		if w := weight(from, b); w > 200 && !(from == 40 && b == 41) {
+			t.Errorf("range [%d, %d) holds %d identities, more than 200 (bounds %v)", from, b, w, got)
+		}
+		from = b
+	}
+	if !slices.Contains(got, 40) || !slices.Contains(got, 41) {
+		t.Errorf("the big place 40 is not a range of its own: %v", got)
+	}
+	if len(got) < 15 {
+		t.Errorf("%d ranges for about 4,800 identities in ranges of 200", len(got)+1)
+	}
+	if rangeBounds(nil, nil, 200) != nil {
+		t.Error("no key: more than one range")
+	}
 }

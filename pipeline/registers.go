@@ -125,7 +125,7 @@ func (r *run) registers(ctx context.Context, files []registerFile) error {
 	r.complete = completeKinds(files)
 	r.rep.KeyRanges = 1
 	if !r.whole || news.Load() > room {
-		return r.byRanges(ctx, files, places, int(news.Load()))
+		return r.byRanges(ctx, files, places)
 	}
 	r.assign(found, renamed)
 	return r.compileRows(func(fn scanFn) error { return r.scanFiles(ctx, files, fn, scanOpts{}) })
@@ -226,7 +226,7 @@ func (r *run) rangeEntries() int {
 // slug given is held for all ranges (compile.SlugSet). Ranges go in key
 // order, so identities are given in the same order as in one pass;
 // entries that begin with their owner come last, as in one pass.
-func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPlaces, news int) error {
+func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPlaces) error {
 	// The entries the inbox and the events name, by key: each is merged in
 	// the range of its key.
 	keyOf := map[string]string{}
@@ -239,15 +239,15 @@ func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPla
 	}
 	r.ids, r.rows = nil, nil
 	slugs := compile.NewSlugSet(r.indexRows + int(r.rep.RowsRead))
-	var sample []uint64
+	var sampleIdx []uint64
 	i := 0
 	err := r.st.scanSlugs(func(key, slug, oldSlugs string) {
 		slugs.Add(slug)
 		for _, old := range strings.Fields(oldSlugs) {
 			slugs.Add(old)
 		}
-		if i%16 == 0 {
-			sample = append(sample, keyPlace(key))
+		if i%sampleEvery == 0 {
+			sampleIdx = append(sampleIdx, keyPlace(key))
 		}
 		i++
 	})
@@ -257,9 +257,7 @@ func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPla
 	for _, id := range r.seed {
 		slugs.Add(id.Slug)
 	}
-	sample = places.sample(16, sample)
-	est := max(r.indexRows, int(r.rep.RowsRead), r.indexRows+news)
-	bounds := rangeBounds(sample, (est+r.rangeEntries()-1)/r.rangeEntries())
+	bounds := rangeBounds(sampleIdx, places.sample(sampleEvery, nil), r.rangeEntries())
 	r.rep.KeyRanges = len(bounds) + 1
 	r.log.Info("compiling by key ranges", "ranges", len(bounds)+1, "identities", r.indexRows, "rows", r.rep.RowsRead)
 	for p := 0; p <= len(bounds); p++ {
@@ -313,16 +311,43 @@ func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPla
 	return r.w.indexPart(r.ids, r.rows)
 }
 
-// rangeBounds cuts a sample of key places into parts ranges of about equal
-// size: the places where ranges after the first begin, rising.
-func rangeBounds(sample []uint64, parts int) []uint64 {
-	slices.Sort(sample)
+// sampleEvery: the key ranges are cut from every sampleEvery-th key of
+// the index and of the rows read.
+const sampleEvery = 16
+
+// rangeBounds cuts the places of the sampled keys of the index and of the
+// rows read into ranges of at most about size identities each: places in
+// order, a range closed before the place that would take it past size (a
+// place's identities are at least its index keys and at least its rows'
+// keys). A range is never cut inside a place, so one place with more keys
+// than size is a range of its own. It returns the places where the ranges
+// after the first begin, rising.
+func rangeBounds(idx, rows []uint64, size int) []uint64 {
+	slices.Sort(idx)
+	slices.Sort(rows)
 	var out []uint64
-	for i := 1; i < parts; i++ {
-		b := sample[i*len(sample)/parts]
-		if b != 0 && (len(out) == 0 || b > out[len(out)-1]) {
-			out = append(out, b)
+	cur := 0
+	for i, j := 0, 0; i < len(idx) || j < len(rows); {
+		var p uint64
+		switch {
+		case j == len(rows) || (i < len(idx) && idx[i] <= rows[j]):
+			p = idx[i]
+		default:
+			p = rows[j]
 		}
+		ni, nj := 0, 0
+		for ; i < len(idx) && idx[i] == p; i++ {
+			ni++
+		}
+		for ; j < len(rows) && rows[j] == p; j++ {
+			nj++
+		}
+		w := max(ni, nj) * sampleEvery
+		if cur > 0 && cur+w > size {
+			out = append(out, p)
+			cur = 0
+		}
+		cur += w
 	}
 	return out
 }
