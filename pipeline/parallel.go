@@ -121,10 +121,13 @@ func (r *run) scanFiles(ctx context.Context, files []registerFile, fn scanFn, op
 			if err = ctx.Err(); err != nil {
 				return
 			}
-			r.frameFile(f, i, ins, opts)
+			r.frameFile(ctx, f, i, ins, opts)
 		}
 	}()
 	wg.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
 	return err
 }
 
@@ -149,7 +152,7 @@ func parsed(rd register.Framed, raw register.Raw, problem func(Problem)) *regist
 
 // frameFile frames one register file (the run's fileth) into the
 // workers' channels.
-func (r *run) frameFile(src registerFile, file int, ins []chan scanBatch, opts scanOpts) {
+func (r *run) frameFile(ctx context.Context, src registerFile, file int, ins []chan scanBatch, opts scanOpts) {
 	path := src.path
 	rd, _, closer, err := openRegister(src, r.now)
 	if err != nil {
@@ -174,6 +177,9 @@ func (r *run) frameFile(src registerFile, file int, ins []chan scanBatch, opts s
 		}
 	}()
 	for seq := 0; ; seq++ {
+		if seq%4096 == 0 && ctx.Err() != nil {
+			return // stopped (the run fails with the context's error)
+		}
 		raw, err := rd.Frame()
 		if err == io.EOF {
 			return

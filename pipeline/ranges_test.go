@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -309,5 +310,39 @@ func TestRangeBounds_AtMostSizeAndWholePlaces(t *testing.T) {
 	}
 	if rangeBounds(nil, nil, 200) != nil {
 		t.Error("no key: more than one range")
+	}
+}
+
+// TestCompile_StopsWhenCancelled: a run whose context ends (SIGTERM, an
+// operator's Ctrl-C) stops reading and commits nothing.
+func TestCompile_StopsWhenCancelled(t *testing.T) {
+	dir := t.TempDir()
+	sum, err := synth.Generate(synth.Config{Entries: 2000, Seed: 3, Out: dir, RunNow: synth.DefaultRunNow, SiteSample: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var regs []string
+	for _, f := range sum.Files {
+		if filepath.Dir(f) == "registers" {
+			regs = append(regs, filepath.Join(dir, f))
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	state := filepath.Join(dir, "state")
+	for _, size := range []int{0, 300} {
+		_, err := Compile(ctx, CompileConfig{StateDir: state, Registers: regs, Now: synth.DefaultRunNow, RangeEntries: size})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("ranges of %d: a cancelled run ended with %v", size, err)
+		}
+	}
+	st, err := OpenState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var runs int
+	if err := st.DB().QueryRow(`SELECT count(*) FROM runs`).Scan(&runs); err != nil || runs != 0 {
+		t.Errorf("%d runs committed (%v)", runs, err)
 	}
 }

@@ -261,6 +261,9 @@ func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPla
 	r.rep.KeyRanges = len(bounds) + 1
 	r.log.Info("compiling by key ranges", "ranges", len(bounds)+1, "identities", r.indexRows, "rows", r.rep.RowsRead)
 	for p := 0; p <= len(bounds); p++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		var lo, hi uint64
 		if p > 0 {
 			lo = bounds[p-1]
