@@ -99,8 +99,15 @@ type SiteSource interface {
 }
 
 // DefaultMemoryLimit is the Go heap budget of a compile run: a million
-// companies need about 1 GB live.
+// companies need about 1.3 GB live.
 const DefaultMemoryLimit = 3 << 30
+
+// DefaultRangedMemoryLimit is the Go heap budget of a run by key ranges
+// when none is set: a range of DefaultRangeEntries holds up to about 2.5
+// GB live (German rows are the bigger ones), which 3 GiB would make the
+// collector run all the time for; the budget stays the same whatever the
+// registry's size (D114).
+const DefaultRangedMemoryLimit = 9 << 29 // 4.5 GiB
 
 // Report is what a compile run did.
 type Report struct {
@@ -202,6 +209,7 @@ type run struct {
 	// byRange says it did.
 	whole, byRange bool
 	indexRows      int                 // rows of the state's index chain
+	rangedLimit    int64               // the heap budget by key ranges (0: the run's)
 	seed           []*compile.Identity // identities to start from (CompileConfig.Seed)
 	moves          []inboxMove
 	edits          []inboxRead // owner edits waiting for applyEdits, in file order
@@ -256,6 +264,9 @@ func Compile(ctx context.Context, cfg CompileConfig) (*Report, error) {
 			r.w.abort()
 		}
 	}()
+	if cfg.MemoryLimit == 0 {
+		r.rangedLimit = DefaultRangedMemoryLimit
+	}
 	t0 := clock()
 	files, err := r.registerFiles(ctx)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -238,6 +239,9 @@ func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPla
 		}
 	}
 	r.ids, r.rows = nil, nil
+	if r.rangedLimit > 0 {
+		debug.SetMemoryLimit(r.rangedLimit) // Compile puts the one before back
+	}
 	slugs := compile.NewSlugSet(r.indexRows + int(r.rep.RowsRead))
 	var sampleIdx []uint64
 	i := 0

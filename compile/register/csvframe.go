@@ -1,9 +1,11 @@
 package register
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
+	"unsafe"
 )
 
 // csvFrames cuts a CSV file into records one physical line at a time, so
@@ -19,7 +21,7 @@ type csvFrames struct {
 
 type pendingLine struct {
 	n    int
-	text string
+	text []byte
 	long bool // over maxCSVLine: reported when it is read again
 }
 
@@ -39,14 +41,14 @@ func newCSVFrames(r io.Reader, file string) *csvFrames {
 // stray spaces some registers put in them, with their column numbers. n
 // is the header's line number, for the caller's own complaints about it.
 func (c *csvFrames) header() (col map[string]int, width, n int, err error) {
-	n, head, ok, err := c.physical()
+	n, b, ok, err := c.physical()
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("%s: %w", c.file, err)
 	}
 	if !ok {
 		return nil, 0, 0, fmt.Errorf("%s: empty file, no header", c.file)
 	}
-	head = strings.TrimPrefix(head, "\ufeff")
+	head := strings.TrimPrefix(string(b), "\ufeff")
 	names, open := splitCSVLine(head, nil)
 	if open {
 		return nil, 0, 0, fmt.Errorf("%s:%d: header has an unterminated quote", c.file, n)
@@ -58,30 +60,30 @@ func (c *csvFrames) header() (col map[string]int, width, n int, err error) {
 	return col, len(names), n, nil
 }
 
-// physical returns the next physical line, from the pushed-back ones
-// first; ok is false at the end of the file. A line over maxCSVLine is
-// errTooLong.
-func (c *csvFrames) physical() (n int, text string, ok bool, err error) {
+// physical returns the next physical line (the caller's to keep), from
+// the pushed-back ones first; ok is false at the end of the file. A line
+// over maxCSVLine is errTooLong.
+func (c *csvFrames) physical() (n int, text []byte, ok bool, err error) {
 	if len(c.pending) > 0 {
 		p := c.pending[0]
 		c.pending = c.pending[1:]
 		if p.long {
-			return p.n, "", true, errTooLong
+			return p.n, nil, true, errTooLong
 		}
 		return p.n, p.text, true, nil
 	}
 	b, tooLong, err := c.lines.next()
 	if err == io.EOF {
-		return 0, "", false, nil
+		return 0, nil, false, nil
 	}
 	if err != nil {
-		return 0, "", false, fmt.Errorf("line %d: %w", c.line+1, err)
+		return 0, nil, false, fmt.Errorf("line %d: %w", c.line+1, err)
 	}
 	c.line++
 	if tooLong {
-		return c.line, "", true, errTooLong
+		return c.line, nil, true, errTooLong
 	}
-	return c.line, strings.TrimSuffix(string(b), "\r"), true, nil
+	return c.line, bytes.TrimSuffix(b, []byte("\r")), true, nil
 }
 
 // errTooLong is a physical line over maxCSVLine.
@@ -102,10 +104,10 @@ func (c *csvFrames) Frame() (Raw, error) {
 		if !ok {
 			return Raw{}, io.EOF
 		}
-		if strings.TrimSpace(text) == "" {
+		if len(bytes.TrimSpace(text)) == 0 {
 			continue // blank lines carry nothing
 		}
-		open := csvOpen(text)
+		open := csvOpenBytes(text)
 		var extra []pendingLine
 		for open && len(extra) < maxContinuation {
 			m, more, ok, err := c.physical()
@@ -119,17 +121,21 @@ func (c *csvFrames) Frame() (Raw, error) {
 				break
 			}
 			extra = append(extra, pendingLine{n: m, text: more})
-			text += "\n" + more
-			open = csvOpen(text)
+			// A new slice: text itself may be given back as a record.
+			text = append(append(append(make([]byte, 0, len(text)+1+len(more)), text...), '\n'), more...)
+			open = csvOpenBytes(text)
 		}
 		if open {
 			// Give the lines back: they are records of their own.
 			c.pending = append(extra, c.pending...)
 			return Raw{Line: n, Err: &RowError{File: c.file, Line: n, Msg: "unterminated quote"}}, nil
 		}
-		return Raw{Line: n, Text: []byte(text)}, nil
+		return Raw{Line: n, Text: text}, nil
 	}
 }
+
+// csvOpenBytes is csvOpen of a line's bytes, read in place.
+func csvOpenBytes(b []byte) bool { return csvOpen(unsafe.String(unsafe.SliceData(b), len(b))) }
 
 // missingColumns lists the wanted columns a header lacks, in want's order.
 func missingColumns(col map[string]int, want []string) []string {

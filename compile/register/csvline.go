@@ -81,16 +81,18 @@ func csvOpen(s string) bool {
 			i++
 			closed := false
 			for i < len(s) {
-				if s[i] == '"' {
-					if i+1 < len(s) && s[i+1] == '"' {
-						i += 2
-						continue
-					}
-					closed = true
-					i++
+				q := strings.IndexByte(s[i:], '"')
+				if q < 0 {
 					break
 				}
+				i += q
+				if i+1 < len(s) && s[i+1] == '"' {
+					i += 2
+					continue
+				}
+				closed = true
 				i++
+				break
 			}
 			if !closed {
 				return true
