@@ -280,7 +280,8 @@ func (r *run) compileRows(feed func(fn scanFn) error) error {
 }
 
 // replay feeds held rows, each worker's on that worker, in the order they
-// were held.
+// were held, letting go of each once it is fed (a range's rows are its
+// biggest part).
 func replay(held [][]heldRow) func(fn scanFn) error {
 	return func(fn scanFn) error {
 		var wg sync.WaitGroup
@@ -288,7 +289,9 @@ func replay(held [][]heldRow) func(fn scanFn) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for _, h := range rows {
+				for i := range rows {
+					h := rows[i]
+					rows[i] = heldRow{}
 					fn(w, h.rd, h.raw, nil)
 				}
 			}()

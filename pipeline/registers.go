@@ -175,6 +175,7 @@ func (r *run) assign(found, renamed [][]compile.NewCompany) {
 		maps.Copy(touched, r.touched)
 		r.touched = touched
 	}
+	compile.Prepare(news, r.now, parallelFor)
 	r.ids.AssignNew(news, r.now)
 	var renames []compile.NewCompany
 	for _, f := range renamed {
@@ -307,7 +308,7 @@ func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPla
 		if err := r.w.indexPart(r.ids, r.rows); err != nil {
 			return err
 		}
-		r.logMemory(fmt.Sprintf("key range %d of %d", p+1, len(bounds)+1))
+		r.logMemory(fmt.Sprintf("key range %d of %d (%d identities)", p+1, len(bounds)+1, r.ids.Len()))
 	}
 	// Entries that begin with their owner in this run.
 	r.ids, r.rows, r.touched = compile.NewIdentitiesWith(slugs, 0), map[string]*EntryRow{}, map[string]bool{}
