@@ -18,6 +18,7 @@ import (
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/fixtures/synth"
 	"github.com/daawid/registry/schemas"
+	"github.com/parquet-go/parquet-go"
 )
 
 // TestCompile_ByKeyRangesSameAsWhole compiles the same inputs twice, once
@@ -344,5 +345,41 @@ func TestCompile_StopsWhenCancelled(t *testing.T) {
 	var runs int
 	if err := st.DB().QueryRow(`SELECT count(*) FROM runs`).Scan(&runs); err != nil || runs != 0 {
 		t.Errorf("%d runs committed (%v)", runs, err)
+	}
+}
+
+// TestScanIndexGroups_SkipsGroupsOutsideTheRange: a range's identities are
+// read without reading the row groups of the index that hold none.
+func TestScanIndexGroups_SkipsGroupsOutsideTheRange(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[indexRow](f, parquet.MaxRowsPerRowGroup(10))
+	for i := range 100 {
+		if _, err := w.Write([]indexRow{{Key: fmt.Sprintf("gb/%08d", i), EntryID: fmt.Sprint(i)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	read, kept := 0, 0
+	err = scanIndexGroups(path, "gb/00000035", "gb/00000052", func(rows []indexRow) error {
+		for _, r := range rows {
+			read++
+			if r.Key >= "gb/00000035" && r.Key < "gb/00000052" {
+				kept++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept != 17 || read != 30 {
+		t.Errorf("read %d rows (want the 30 of the three groups the range touches), %d in the range (want 17)", read, kept)
 	}
 }

@@ -377,50 +377,18 @@ func readIndexRange(path string, ids *compile.Identities, rows map[string]*Entry
 // groups whose key column's statistics show no key in [lo, hi) (hi "" for
 // no end; "" and "" read every group).
 func scanIndexGroups(path, lo, hi string, fn func([]indexRow) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+	if lo == "" && hi == "" {
+		return publication.ScanParquet(path, fn)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	keyCol, ok := pf.Schema().Lookup("key")
-	if !ok {
-		return fmt.Errorf("%s: no key column", path)
-	}
-	buf := make([]indexRow, 1024)
-	for i, rg := range pf.RowGroups() {
-		stats := pf.Metadata().RowGroups[i].Columns[keyCol.ColumnIndex].MetaData.Statistics
-		if stats.MinValue != nil && stats.MaxValue != nil &&
-			((hi != "" && string(stats.MinValue) >= hi) || string(stats.MaxValue) < lo) {
-			continue
+	return publication.ScanParquetGroups(path, func(pf *parquet.File, i int) bool {
+		col, ok := pf.Schema().Lookup("key")
+		if !ok {
+			return true
 		}
-		rd := parquet.NewGenericRowGroupReader[indexRow](rg)
-		for {
-			n, err := rd.Read(buf)
-			if n > 0 {
-				if ferr := fn(buf[:n]); ferr != nil {
-					rd.Close()
-					return ferr
-				}
-			}
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				rd.Close()
-				return fmt.Errorf("%s: %w", path, err)
-			}
-		}
-		rd.Close()
-	}
-	return nil
+		stats := pf.Metadata().RowGroups[i].Columns[col.ColumnIndex].MetaData.Statistics
+		return stats.MinValue == nil || stats.MaxValue == nil ||
+			!((hi != "" && string(stats.MinValue) >= hi) || string(stats.MaxValue) < lo)
+	}, fn)
 }
 
 func utc(t time.Time) time.Time {

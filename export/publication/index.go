@@ -33,6 +33,14 @@ func ScanDocIndex(path string, fn func([]DocRow) error) error {
 // scan by returning an error. The state's and the snapshot's Parquet files
 // are read this way.
 func ScanParquet[T any](path string, fn func([]T) error) error {
+	return ScanParquetGroups(path, nil, fn)
+}
+
+// ScanParquetGroups is ScanParquet over the row groups keep keeps (nil:
+// all), told the file's metadata and the group's number: a reader that
+// knows how a file is sorted skips the groups its column statistics rule
+// out, unread.
+func ScanParquetGroups[T any](path string, keep func(pf *parquet.File, group int) bool, fn func([]T) error) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return err
@@ -46,23 +54,36 @@ func ScanParquet[T any](path string, fn func([]T) error) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	rd := parquet.NewGenericReader[T](pf)
-	defer rd.Close()
 	buf := make([]T, 1024)
-	for {
-		n, err := rd.Read(buf)
-		if n > 0 {
-			if ferr := fn(buf[:n]); ferr != nil {
-				return ferr
+	read := func(rd *parquet.GenericReader[T]) error {
+		defer rd.Close()
+		for {
+			n, err := rd.Read(buf)
+			if n > 0 {
+				if ferr := fn(buf[:n]); ferr != nil {
+					return ferr
+				}
+			}
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
 			}
 		}
-		if errors.Is(err, io.EOF) {
-			return nil
+	}
+	if keep == nil {
+		return read(parquet.NewGenericReader[T](pf))
+	}
+	for i, rg := range pf.RowGroups() {
+		if !keep(pf, i) {
+			continue
 		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+		if err := read(parquet.NewGenericRowGroupReader[T](rg)); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // ReadDocs reads a publication's documents through its index chain
