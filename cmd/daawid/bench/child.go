@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,6 +43,20 @@ func generate(data string, entries int, seed int64) (exe string, registers []str
 	return exe, registers, nil
 }
 
+// tailWriter keeps the last max bytes written to it.
+type tailWriter struct {
+	buf []byte
+	max int
+}
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
 // childResult is one step of a benchmark: its wall time, its peak RSS in
 // MB and what it printed.
 type childResult struct {
@@ -53,15 +66,17 @@ type childResult struct {
 }
 
 // runChild runs one step as a child process, after syncing the files of
-// the steps before so their write-back does not land in its time.
+// the steps before so their write-back does not land in its time. A step
+// that fails is reported with the last lines it logged.
 func runChild(exe string, args ...string) (childResult, error) {
 	syscall.Sync()
 	cmd := exec.Command(exe, args...)
 	var b bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &b, io.Discard
+	logTail := &tailWriter{max: 4 << 10}
+	cmd.Stdout, cmd.Stderr = &b, logTail
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
-		return childResult{}, fmt.Errorf("%v: %w", args[:min(2, len(args))], err)
+		return childResult{}, fmt.Errorf("%v: %w; its last log lines:\n%s", args[:min(2, len(args))], err, logTail.buf)
 	}
 	r := childResult{wall: time.Since(start).Seconds(), out: b.Bytes()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
