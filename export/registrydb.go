@@ -319,32 +319,66 @@ func (r *RegistryDB) CopyReused(prevDB string) error {
 func (r *RegistryDB) SitemapParts(baseURL string, limit int, fn func(lines string, lastmod time.Time) error) error {
 	var base strings.Builder
 	xml.EscapeText(&base, []byte(baseURL))
-	q := `WITH urls AS (
-			SELECT slug, i, languages[i] AS lang, last_modified FROM (
-				SELECT slug, languages, last_modified, unnest(generate_series(1, len(languages))) AS i
-				FROM entries WHERE listed AND status <> 'removed')),
-		numbered AS (SELECT *, (row_number() OVER (ORDER BY slug, i) - 1) // ? AS part FROM urls)
-		SELECT part, string_agg('<url><loc>' || ? || '/' || slug || CASE WHEN i > 1 THEN '/' || lang ELSE '' END ||
-			'</loc><lastmod>' || strftime(last_modified, '%Y-%m-%dT%H:%M:%SZ') || '</lastmod></url>' || chr(10), '' ORDER BY slug, i),
-			max(last_modified)
-		FROM numbered GROUP BY part ORDER BY part`
-	rs, err := r.conn.QueryContext(context.Background(), q, limit, base.String())
+	// The URLs come sorted (a sort DuckDB spills past its memory limit)
+	// and are cut into parts here: an ordered string_agg per part held
+	// every line at once and passed the registry database's 512 MB at 3M
+	// entries.
+	q := `SELECT slug, i, languages[i] AS lang, last_modified FROM (
+			SELECT slug, languages, last_modified, unnest(generate_series(1, len(languages))) AS i
+			FROM entries WHERE listed AND status <> 'removed')
+		ORDER BY slug, i`
+	rs, err := r.conn.QueryContext(context.Background(), q)
 	if err != nil {
 		return err
 	}
 	defer rs.Close()
+	var part strings.Builder
+	var last time.Time
+	n := 0
+	flush := func() error {
+		err := fn(part.String(), last.UTC())
+		part.Reset()
+		last, n = time.Time{}, 0
+		return err
+	}
 	for rs.Next() {
-		var part int
-		var line string
-		var last time.Time
-		if err := rs.Scan(&part, &line, &last); err != nil {
+		var slug, lang string
+		var i int
+		var mod sql.NullTime
+		if err := rs.Scan(&slug, &i, &lang, &mod); err != nil {
 			return err
 		}
-		if err := fn(line, last.UTC()); err != nil {
-			return err
+		if n == limit {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		n++
+		if !mod.Valid {
+			continue // no lastmod: no line (as the SQL's NULL concatenation gave)
+		}
+		part.WriteString("<url><loc>")
+		part.WriteString(base.String())
+		part.WriteString("/")
+		part.WriteString(slug)
+		if i > 1 {
+			part.WriteString("/")
+			part.WriteString(lang)
+		}
+		part.WriteString("</loc><lastmod>")
+		part.WriteString(mod.Time.UTC().Format("2006-01-02T15:04:05Z"))
+		part.WriteString("</lastmod></url>\n")
+		if mod.Time.After(last) {
+			last = mod.Time
 		}
 	}
-	return rs.Err()
+	if err := rs.Err(); err != nil {
+		return err
+	}
+	if n > 0 {
+		return flush()
+	}
+	return nil
 }
 
 // Structure makes the sections of the AWP content structure: one per
