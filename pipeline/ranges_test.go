@@ -32,16 +32,7 @@ func TestCompile_ByKeyRangesSameAsWhole(t *testing.T) {
 	dir := t.TempDir()
 	data := filepath.Join(dir, "data")
 	run1 := synth.DefaultRunNow
-	sum, err := synth.Generate(synth.Config{Entries: 3000, Seed: 11, Out: data, RunNow: run1, SiteSample: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var regs []string
-	for _, f := range sum.Files {
-		if filepath.Dir(f) == "registers" {
-			regs = append(regs, filepath.Join(data, f))
-		}
-	}
+	regs := synthRegisters(t, synth.Config{Entries: 3000, Seed: 11, Out: data, RunNow: run1, SiteSample: -1})
 	// The second run's Companies House product: every 50th company gone
 	// (dissolved, D54), every 37th renamed, and the same file's rows
 	// again otherwise.
@@ -318,16 +309,7 @@ func TestRangeBounds_AtMostSizeAndWholePlaces(t *testing.T) {
 // operator's Ctrl-C) stops reading and commits nothing.
 func TestCompile_StopsWhenCancelled(t *testing.T) {
 	dir := t.TempDir()
-	sum, err := synth.Generate(synth.Config{Entries: 2000, Seed: 3, Out: dir, RunNow: synth.DefaultRunNow, SiteSample: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var regs []string
-	for _, f := range sum.Files {
-		if filepath.Dir(f) == "registers" {
-			regs = append(regs, filepath.Join(dir, f))
-		}
-	}
+	regs := synthRegisters(t, synth.Config{Entries: 2000, Seed: 3, Out: dir, RunNow: synth.DefaultRunNow, SiteSample: -1})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	state := filepath.Join(dir, "state")
@@ -382,4 +364,20 @@ func TestScanIndexGroups_SkipsGroupsOutsideTheRange(t *testing.T) {
 	if kept != 17 || read != 30 {
 		t.Errorf("read %d rows (want the 30 of the three groups the range touches), %d in the range (want 17)", read, kept)
 	}
+}
+
+// synthRegisters generates synthetic data and returns its register files.
+func synthRegisters(t *testing.T, cfg synth.Config) []string {
+	t.Helper()
+	sum, err := synth.Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var regs []string
+	for _, f := range sum.Files {
+		if filepath.Dir(f) == "registers" {
+			regs = append(regs, filepath.Join(cfg.Out, f))
+		}
+	}
+	return regs
 }
