@@ -72,7 +72,8 @@ func (k *keyPlaces) get(file, seq int) uint64 {
 	return k.files[file][seq/placeChunk][seq%placeChunk]
 }
 
-// sample appends every nth place of the rows framed (rows rows in all).
+// sample appends every nth place of the rows framed, skipping place 0
+// (rows Brief refused).
 func (k *keyPlaces) sample(n int, out []uint64) []uint64 {
 	for _, chunks := range k.files {
 		for _, c := range chunks {
