@@ -55,6 +55,12 @@ type PublishConfig struct {
 	// become an index of parts; 0 is render.SitemapLimit, the protocol's
 	// 50,000 (tests split with less).
 	SitemapLimit int
+	// ServeIndexes, when set, writes the server's indexes of a full
+	// publication's document index (D115: query.WriteServeFiles, wired by
+	// cmd, so that the pipeline imports nothing of the serving side) into
+	// the publication's directory; a server maps them instead of building
+	// them. A delta carries the full publication's on.
+	ServeIndexes func(dir string, files publication.ServeFiles) error
 }
 
 // PublishReport is what a publication did.
@@ -133,6 +139,9 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	if err := p.write(ctx, tmp, src); err != nil {
 		return nil, err
 	}
+	if err := p.serveIndexes(tmp); err != nil {
+		return nil, fmt.Errorf("server indexes: %w", err)
+	}
 	if err := p.exports(ctx, tmp, src); err != nil {
 		return nil, fmt.Errorf("exports: %w", err)
 	}
@@ -181,7 +190,8 @@ type publisher struct {
 	prevDir      string
 	prevManifest *publication.Manifest
 	prevFeed     int64
-	sameRender   bool     // made by this engine for this site
+	sameRender   bool // made by this engine for this site
+	serve        *publication.ServeFiles
 	pack         *os.File // this publication's own pack
 	offset       int64
 	packs        map[string]bool // packs the index points into
@@ -488,6 +498,34 @@ func (p *publisher) linkPrevious(dir string) error {
 	return nil
 }
 
+// serveIndexes writes the server's indexes of a full publication
+// (PublishConfig.ServeIndexes), or links a delta's from the publication
+// before it when they are of the full index the delta goes over.
+func (p *publisher) serveIndexes(dir string) error {
+	if p.delta {
+		prev := p.prevManifest.Serve
+		if prev == nil || len(p.prevManifest.Index) == 0 || prev.Index != p.prevManifest.Index[0] {
+			return nil
+		}
+		for _, name := range []string{prev.Docs, prev.Search} {
+			if err := os.Link(filepath.Join(p.prevDir, filepath.FromSlash(name)), filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+				return err
+			}
+		}
+		p.serve = prev
+		return nil
+	}
+	if p.cfg.ServeIndexes == nil {
+		return nil
+	}
+	files := publication.ServeFilesOf(p.rep.ID)
+	if err := p.cfg.ServeIndexes(dir, files); err != nil {
+		return err
+	}
+	p.serve = &files
+	return nil
+}
+
 // addDocs writes an entry's rows to the publication's document index
 // (the registry-level rows, p.site, go after every entry's).
 func (p *publisher) addDocs(rows ...publication.DocRow) error {
@@ -580,6 +618,7 @@ func (p *publisher) manifest(dir string) error {
 	}
 	m.Site = p.site
 	m.Index = append(m.Index, publication.OwnIndex(p.rep.ID))
+	m.Serve = p.serve
 	for pk := range p.packs {
 		m.Packs = append(m.Packs, pk)
 	}

@@ -3,12 +3,12 @@ package query
 import (
 	"bytes"
 	"fmt"
-	"hash/maphash"
 	"math"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/render"
 )
@@ -46,9 +46,12 @@ type docIndex struct {
 	kinds []string
 	langs []string
 	codes map[string]int // kind, language, pack, language list or key → its code, by table
-	// search is this layer's search index, built when a snapshot first
-	// opens the layer.
+	// search is this layer's search index, built (or mapped) when a
+	// snapshot first opens the layer.
 	search *searchLayer
+	// mapped is the file the arrays lie in, for an index a publication
+	// wrote for its server (D115); nil: they are in the heap.
+	mapped *publication.Mapped
 }
 
 // docRec is one document, compact: its path is not kept but made from
@@ -66,6 +69,7 @@ type docRec struct {
 	kind, lang      uint8
 	variant         uint8 // the legal and privacy notices' German or English address
 	encoding        uint8 // in docEncodings
+	_               [2]byte
 }
 
 // docEncodings are the stored encodings a docRec codes (DocRow.Encoding):
@@ -82,15 +86,18 @@ func encodingCode(enc string) (uint8, error) {
 }
 
 // entryRec is an entry as the index keeps it, without a pointer.
+// Its fields are ordered so that the compiler adds no padding: the
+// served file holds records as they lie in memory (D115).
 type entryRec struct {
+	lastModified, next int64  // Unix milliseconds; 0: none
 	id, slug           uint32 // offsets into arena
+	revision           int32
+	first, n           int32  // its documents: docs[first : first+n]
+	chain              int32  // the index of the chain that last named it
+	langs, key         uint16 // codes in langSets and keys
 	idLen, slugLen     uint8
 	removed            bool
-	langs, key         uint16 // codes in langSets and keys
-	revision           int32
-	lastModified, next int64 // Unix milliseconds; 0: none
-	first, n           int32 // its documents: docs[first : first+n]
-	chain              int32 // the index of the chain that last named it
+	_                  [1]byte
 }
 
 // entryInfo is what the server knows of an entry without reading a
@@ -462,9 +469,11 @@ func sameRow(a, b *publication.DocRow) bool {
 }
 
 // hashTable maps strings kept in the arena to places in ents, by open
-// addressing with linear probing: a slice of int32, nothing to scan.
+// addressing with linear probing: a slice of int32, nothing to scan. Its
+// hash is xxHash without a seed, so that a table written at publish is
+// found by the server that maps it (D115); its keys are the
+// publication's own IDs and slugs, never a client's.
 type hashTable struct {
-	seed  maphash.Seed
 	slots []int32 // place + 1; 0 is empty
 	n     int
 	keyOf func(at int32) []byte
@@ -475,17 +484,17 @@ func newHashTable(n int, keyOf func(int32) []byte) hashTable {
 	for size < 2*n {
 		size <<= 1
 	}
-	return hashTable{seed: maphash.MakeSeed(), slots: make([]int32, size), keyOf: keyOf}
+	return hashTable{slots: make([]int32, size), keyOf: keyOf}
 }
 
 // find looks a key up.
 func (h *hashTable) find(key string) (int32, bool) {
-	return h.probe(maphash.String(h.seed, key), func(k []byte) bool { return string(k) == key })
+	return h.probe(xxhash.Sum64String(key), func(k []byte) bool { return string(k) == key })
 }
 
 // findBytes is find for a key held as bytes (no copy to a string).
 func (h *hashTable) findBytes(key []byte) (int32, bool) {
-	return h.probe(maphash.Bytes(h.seed, key), func(k []byte) bool { return bytes.Equal(k, key) })
+	return h.probe(xxhash.Sum64(key), func(k []byte) bool { return bytes.Equal(k, key) })
 }
 
 // probe walks the slots from a key's hash to the place whose key is the
@@ -524,7 +533,7 @@ func (h *hashTable) insert(at int32) {
 
 func (h *hashTable) put(at int32) {
 	mask := uint64(len(h.slots) - 1)
-	for i := maphash.Bytes(h.seed, h.keyOf(at)) & mask; ; i = (i + 1) & mask {
+	for i := xxhash.Sum64(h.keyOf(at)) & mask; ; i = (i + 1) & mask {
 		if h.slots[i] == 0 {
 			h.slots[i] = at + 1
 			return

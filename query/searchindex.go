@@ -25,10 +25,19 @@ type searchLayer struct {
 	once sync.Once
 	ix   *search.Index
 	err  error
+	// mapped is the layer's search index as its publication wrote it
+	// (D115); nil: it is built from the search records.
+	mapped *publication.Mapped
 }
 
 // buildSearch builds the search index of one layer of a snapshot.
 func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Index, error) {
+	return buildSearchIndex(ix, s.packs, gaz)
+}
+
+// buildSearchIndex builds the search index of a document index from its
+// entries' search records, read from the packs it points into.
+func buildSearchIndex(ix *docIndex, packs map[string]*pack, gaz *places.Gazetteer) (*search.Index, error) {
 	b := search.NewBuilder(gaz)
 	var buf, dec []byte
 	for at := range ix.ents {
@@ -39,7 +48,7 @@ func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Ind
 			continue
 		}
 		row := ix.row(i)
-		p, ok := s.packs[row.Pack]
+		p, ok := packs[row.Pack]
 		if !ok {
 			return nil, fmt.Errorf("search index: no pack %s", row.Pack)
 		}
@@ -87,7 +96,13 @@ func (s *Snapshot) openSearch(gaz *places.Gazetteer) error {
 	var layers []*search.Index
 	for _, ix := range s.ix.list() {
 		sl := ix.search
-		sl.once.Do(func() { sl.ix, sl.err = s.buildSearch(ix, gaz) })
+		sl.once.Do(func() {
+			if sl.mapped != nil {
+				sl.ix, sl.err = search.OpenIndex(sl.mapped.Bytes())
+				return
+			}
+			sl.ix, sl.err = s.buildSearch(ix, gaz)
+		})
 		if sl.err != nil {
 			return sl.err
 		}

@@ -67,17 +67,29 @@ func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer, cache *fast
 		return nil, fmt.Errorf("snapshot %s: manifest field format: pack format %d is newer than this server reads (%d)", dir, m.Format, publication.FormatVersion)
 	}
 	s := &Snapshot{Dir: dir, Manifest: *m, packs: map[string]*pack{}, cache: cache}
-	if prev != nil && slices.Equal(prev.ix.base.files, m.Index[:1]) {
+	switch {
+	case prev != nil && slices.Equal(prev.ix.base.files, m.Index[:1]):
 		s.ix.base = prev.ix.base
-	} else if s.ix.base, err = readDocIndex(dir, m.Index[:1]); err != nil {
-		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+		s.ix.base.acquire()
+	case m.Serve != nil && m.Serve.Index == m.Index[0]:
+		// The publication wrote its server's indexes: mapped, not built
+		// (D115).
+		if s.ix.base, err = openServeFiles(dir, *m.Serve); err != nil {
+			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+		}
+	default:
+		if s.ix.base, err = readDocIndex(dir, m.Index[:1]); err != nil {
+			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+		}
 	}
 	if len(m.Index) > 1 {
 		if s.ix.top, err = readDocIndex(dir, m.Index[1:]); err != nil {
+			s.close()
 			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 		}
 	}
 	if s.reg, err = readRegistryTables(dir); err != nil {
+		s.close()
 		return nil, fmt.Errorf("snapshot %s: %w", dir, err)
 	}
 	// A publication without its routing file (copied without {out}/private,
@@ -190,6 +202,7 @@ func (s *Snapshot) Len() int { return s.ix.live() }
 
 func (s *Snapshot) close() {
 	s.closed.Do(func() {
+		s.ix.base.release()
 		for _, p := range s.packs {
 			p.f.Close()
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/daawid/registry/cmd/daawid/progress"
 	"github.com/daawid/registry/compile/site"
 	"github.com/daawid/registry/pipeline"
+	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/taxonomy"
 )
@@ -260,7 +261,7 @@ func (r *compileRun) runConfig(stderr io.Writer, tty bool) (pipeline.RunConfig, 
 		return pipeline.RunConfig{}, err
 	}
 	rc := pipeline.RunConfig{Compile: r.cfg, Keep: r.keep,
-		Publish: pipeline.PublishConfig{StateDir: r.cfg.StateDir, OutDir: r.out, Site: site, Log: r.cfg.Log, Static: r.static, Exports: r.exports, Delta: r.delta}}
+		Publish: pipeline.PublishConfig{StateDir: r.cfg.StateDir, OutDir: r.out, Site: site, Log: r.cfg.Log, Static: r.static, Exports: r.exports, Delta: r.delta, ServeIndexes: query.ServeIndexer(nil)}}
 	rc.Publish.Progress = progress.Publish(stderr, tty, r.cfg.Log)
 	return rc, nil
 }

@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	// The time zones of the entries' hours come with the binary: the
+	// search index a publication writes names its zones, and a server on
+	// a machine without the zone database would refuse it (D115).
+	_ "time/tzdata"
 
 	"github.com/daawid/registry/cmd/daawid/bench"
 	"github.com/daawid/registry/cmd/daawid/mcpclient"

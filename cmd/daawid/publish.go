@@ -15,6 +15,7 @@ import (
 
 	"github.com/daawid/registry/cmd/daawid/progress"
 	"github.com/daawid/registry/pipeline"
+	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas/taxonomy"
 )
@@ -67,7 +68,7 @@ func runPublish(args []string, stdout, stderr io.Writer) int {
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	rep, err := pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: *state, OutDir: *out, Site: site, Now: now, Log: log,
-		Exports: *exports, Delta: *delta, Static: *static, Progress: progress.Publish(stderr, progress.IsTerminal(stderr), log)})
+		Exports: *exports, Delta: *delta, Static: *static, ServeIndexes: query.ServeIndexer(nil), Progress: progress.Publish(stderr, progress.IsTerminal(stderr), log)})
 	if err != nil {
 		fmt.Fprintf(stderr, "daawid publish: %v\n", err)
 		return 1

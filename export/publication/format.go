@@ -33,8 +33,23 @@ type Manifest struct {
 	// Site are the registry-level files' index rows (also in the index):
 	// a delta that keeps some of them finds them here without reading a
 	// full index.
-	Site  []DocRow          `json:"site"`
+	Site []DocRow `json:"site"`
+	// Serve are the server's indexes of the full index Index starts with,
+	// written at publish so that a server maps them instead of building
+	// them (D115); nil: a server builds them from Index at open.
+	Serve *ServeFiles       `json:"serve,omitempty"`
 	Files map[string]string `json:"files"` // name → SHA-256
+}
+
+// ServeFiles are the server's indexes of one full document index (D115):
+// its documents as the server looks them up (Docs) and its entries'
+// search index (Search), each a file of sections a server memory-maps. A
+// delta publication links them from the publication before it, with the
+// full index they were made from.
+type ServeFiles struct {
+	Index  string `json:"index"` // the full index they were made from
+	Docs   string `json:"docs"`
+	Search string `json:"search"`
 }
 
 // DocRow is one document of a publication, as its index lists it: where

@@ -24,6 +24,12 @@ func OwnPack(id string) string { return PacksDir + "/" + id + ".pack" }
 // directory.
 func OwnIndex(id string) string { return IndexesDir + "/" + id + ".parquet" }
 
+// ServeFilesOf are the names of the server's indexes of a publication's
+// own full index (D115).
+func ServeFilesOf(id string) ServeFiles {
+	return ServeFiles{Index: OwnIndex(id), Docs: IndexesDir + "/" + id + ".docs", Search: IndexesDir + "/" + id + ".search"}
+}
+
 // Current is the directory {out}/current points at.
 func Current(out string) (string, error) {
 	target, err := os.Readlink(filepath.Join(out, CurrentLink))

@@ -23,7 +23,7 @@ var benchTowns = []struct{ name, code, country string }{
 
 // benchSearcher is n generated entries: a category each, in a town, with
 // its name and summary in the town's language, a third with weekly hours.
-func benchSearcher(b *testing.B, n int) (*search.Searcher, []schemas.SearchInput) {
+func benchSearcher(b testing.TB, n int) (*search.Searcher, []schemas.SearchInput) {
 	g, err := gazetteer()
 	if err != nil {
 		b.Fatal(err)

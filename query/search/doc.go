@@ -7,8 +7,11 @@
 // at publish): a Builder adds the records one at a time, places each
 // location and service area with the gazetteer (query/places), and posts
 // the entries' words; Build finishes it, immutable and safe for
-// concurrent queries. A Searcher runs a query over the layers, the latest
-// first, a later layer's entry replacing an earlier one's.
+// concurrent queries. An index written to a file (WriteTo) is opened from
+// the file's bytes (OpenIndex), mapped rather than built again: its
+// arrays are the file's, checked once at open (indexfile.go). A
+// Searcher runs a query over the layers, the latest first, a later
+// layer's entry replacing an earlier one's.
 //
 // Searcher.Search checks an input (Prepare: every mistake by its field,
 // as InputError), finds its place, runs it (Run) and makes the answer's

@@ -1,6 +1,57 @@
 package search
 
+import (
+	"encoding/binary"
+	"fmt"
+	"reflect"
+	"slices"
+)
+
 // SetWeighPath forces how tier 1 is weighed (1: by looking each entry up,
 // 2: by reading the postings, 0: by cost), so both ways run the
 // relevance set.
 func SetWeighPath(p int) { weighPath = p }
+
+// SetIDHash makes IDs hash with h until restore is called, so that tests
+// make IDs share a hash.
+func SetIDHash(h func(string) uint64) (restore func()) {
+	idHash = h
+	return func() { idHash = fnvHash }
+}
+
+// IDHash is the hash IDs have.
+func IDHash(id string) uint64 { return fnvHash(id) }
+
+// AliasedTypes are the types OpenIndex takes from a file's bytes as they
+// are, while open runs.
+func AliasedTypes(open func()) []reflect.Type {
+	var out []reflect.Type
+	aliasing = func(elem any) {
+		if t := reflect.TypeOf(elem); !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	defer func() { aliasing = nil }()
+	open()
+	return out
+}
+
+// SectionSpan is where a section of an index file is, by its name: its
+// entry in the table, its offset and length.
+func SectionSpan(b []byte, name string) (entry, off, n int, err error) {
+	f, err := readHeader(b)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	for s := section(1); s < numSections; s++ {
+		if sections[s].name != name {
+			continue
+		}
+		for e := headerSize; e < len(b); e += tableEntry {
+			if binary.LittleEndian.Uint32(b[e:]) == uint32(s) {
+				return e, int(f.secs[s].off), int(f.secs[s].n), nil
+			}
+		}
+	}
+	return 0, 0, 0, fmt.Errorf("no section %s", name)
+}

@@ -12,14 +12,15 @@ import (
 // calendar.
 type rule struct {
 	days          uint8 // bit d: time.Weekday d
-	opens, closes int16 // minutes; closes ≤ opens ends the next day (D9)
 	closed        bool
+	opens, closes int16 // minutes; closes ≤ opens ends the next day (D9)
 }
 
 type exception struct {
 	from, to      int32 // days, inclusive
 	opens, closes int16
 	closed        bool
+	_             [3]byte // no padding: an index file holds exceptions as they are
 }
 
 var dayBits = map[schemas.DayOfWeek]time.Weekday{

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -18,24 +19,29 @@ import (
 // Index is the search index of one layer of a publication: the entries
 // of its search records, their words' postings, and where each entry is
 // and serves, placed by the gazetteer when the index is built. It is
-// immutable once built and safe for concurrent queries.
+// immutable once built and safe for concurrent queries. Built at
+// publish, it is written to a file (WriteTo) that the server maps and
+// opens (OpenIndex): every array of the index opened that grows with the
+// entries is then the file's bytes, nothing the garbage collector scans
+// and no heap.
 type Index struct {
 	ents []ent
-	// ids finds an entry by its ID's hash (a map without pointers the
-	// garbage collector never scans); clash holds the rare IDs whose hash
-	// another ID has, hidden the IDs of this layer with no entry.
-	ids    map[uint64]int32
-	clash  map[string]int32
-	hidden map[string]bool
-	arena  []byte // the entries' strings
-	texts  []langText
-	cats   []uint16
-	locs   []loc
-	rules  []rule
-	excs   []exception
-	areas  []servedPlace
-	radii  []circle
-	zones  []*time.Location
+	// idHashes are the hashes of the IDs the index holds, sorted: its
+	// entries' and the hidden ones' (of this layer, with no entry);
+	// idRefs are those IDs, in the same order. An ID is held when one of
+	// the IDs of its hash is it: a few IDs may share a hash. Arrays, not
+	// maps, so that a file can hold them as they are.
+	idHashes []uint64
+	idRefs   []ref
+	arena    []byte // the entries' strings, and the hidden IDs
+	texts    []langText
+	cats     []uint16
+	locs     []loc
+	rules    []rule
+	excs     []exception
+	areas    []servedPlace
+	radii    []circle
+	zones    []*time.Location
 
 	// Postings of the entries' words: word i's entries are
 	// post[start[i]:start[i+1]], each ordinal<<1 | 1 when strong.
@@ -91,7 +97,11 @@ const (
 	flagOnePoint  = 1 << 8 // one location with a point: its distance is points[at]'s
 )
 
-func idHash(id string) uint64 {
+// idHash is an ID's hash: FNV-1a, but a variable, so that a test can
+// make IDs share a hash, which real IDs too rarely do to test.
+var idHash = fnvHash
+
+func fnvHash(id string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(id))
 	return h.Sum64()
@@ -134,32 +144,38 @@ type langText struct {
 	name, summary ref
 }
 
+// The structs an index file holds as they are in memory (OpenIndex
+// aliases them): their fields are ordered so that none needs padding,
+// and where one would, a blank field takes its place, so that every byte
+// written is a field's, the same for the same index
+// (TestIndexFile_NoPadding).
+
 // loc is a location placed: its point (from the entry, else its postal
 // code, else its town), its town and region in the gazetteer, and its
 // hours.
 type loc struct {
 	lat, lng         float32
 	pt               point
-	hasPoint         bool
 	town             uint32 // GeoNames ID; 0 when not found
-	country          [2]byte
-	region           ref // admin1 key
+	region           ref    // admin1 key
 	locality, folded ref
 	postal           ref // compact, upper case
-	zone             uint16
 	rules, excs      uint32
+	zone             uint16
+	country          [2]byte
 	nrules, nexcs    uint8
+	hasPoint         bool
 	hasHours         bool
 }
 
 // servedPlace is a place a service area names.
 type servedPlace struct {
-	kind     uint8 // placeTown, placeRegion, placeCountry
 	town     uint32
 	region   ref
-	country  [2]byte
 	folded   ref
 	pt       point
+	country  [2]byte
+	kind     uint8 // placeTown, placeRegion, placeCountry
 	hasPoint bool
 }
 
@@ -171,6 +187,7 @@ const (
 
 type circle struct {
 	pt point
+	_  [4]byte // where km's alignment would pad
 	km float64
 }
 
@@ -264,6 +281,18 @@ type Builder struct {
 	zoneIDs map[string]uint16
 	towns   map[string]townInfo // "country\x00folded town" → what the gazetteer said
 	postals map[string]townInfo
+	// held finds an ID added (an entry's or a hidden one) by its hash, the
+	// first of that hash; clash holds the rare IDs whose hash another ID
+	// has. heldIDs are all of them, for the index's sorted table.
+	held    map[uint64]ref
+	clash   map[string]bool
+	heldIDs []heldID
+}
+
+// heldID is an ID the index holds, by its hash.
+type heldID struct {
+	hash uint64
+	id   ref
 }
 
 type townInfo struct {
@@ -278,12 +307,13 @@ type townInfo struct {
 func NewBuilder(gaz *places.Gazetteer) *Builder {
 	cw := loadCategories()
 	return &Builder{
-		ix: &Index{ids: map[uint64]int32{}, clash: map[string]int32{}, hidden: map[string]bool{}, known: map[string]bool{}, cw: cw,
+		ix: &Index{known: map[string]bool{}, cw: cw,
 			byTown: map[uint32][]int32{}, servesTown: map[uint32][]int32{}, byRegion: map[string][]int32{}, byCountry: map[[2]byte][]int32{},
 			byName: map[string][]int32{}, postal: map[[2]byte][]postalRef{}, radiusCells: map[int32][]int32{},
 			zones: []*time.Location{time.UTC}},
 		gaz: gaz, catList: make([][]uint32, len(cw.codes)), terms: map[string]int32{},
 		zoneIDs: map[string]uint16{"": 0, "UTC": 0}, towns: map[string]townInfo{}, postals: map[string]townInfo{},
+		held: map[uint64]ref{}, clash: map[string]bool{},
 	}
 }
 
@@ -291,7 +321,7 @@ func NewBuilder(gaz *places.Gazetteer) *Builder {
 // replaces nothing: it is an error.
 func (b *Builder) Add(r *schemas.SearchRecord) error {
 	ix := b.ix
-	if ix.Has(r.ID) {
+	if b.has(idHash(r.ID), r.ID) {
 		return fmt.Errorf("search: entry %s twice", r.ID)
 	}
 	if len(ix.ents) >= math.MaxInt32>>1 {
@@ -306,11 +336,7 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	b.addCategories(at, &e, r)
 	b.addPlaces(&e, r)
 	b.addWords(at, r)
-	if _, taken := ix.ids[e.idHash]; taken {
-		ix.clash[r.ID] = at
-	} else {
-		ix.ids[e.idHash] = at
-	}
+	b.hold(e.idHash, e.id)
 	ix.ents = append(ix.ents, e)
 	f, pt := b.flagsOf(&e)
 	ix.flags = append(ix.flags, f)
@@ -486,9 +512,28 @@ func (b *Builder) flagsOf(e *ent) (uint16, point) {
 // Hide records an entry of this layer that search must not find, nor
 // find in the layers below it: removed, unlisted or suspended since.
 func (b *Builder) Hide(id string) {
-	if !b.ix.Has(id) {
-		b.ix.hidden[id] = true
+	if h := idHash(id); !b.has(h, id) {
+		b.hold(h, b.ix.add(id))
 	}
+}
+
+// has reports whether an ID was added or hidden before, as Has does once
+// the index is built.
+func (b *Builder) has(hash uint64, id string) bool {
+	if r, ok := b.held[hash]; ok && string(b.ix.bytes(r)) == id {
+		return true
+	}
+	return len(b.clash) > 0 && b.clash[id]
+}
+
+// hold records an ID (in the arena) the index holds.
+func (b *Builder) hold(hash uint64, id ref) {
+	if _, taken := b.held[hash]; taken {
+		b.clash[b.ix.str(id)] = true
+	} else {
+		b.held[hash] = id
+	}
+	b.heldIDs = append(b.heldIDs, heldID{hash, id})
 }
 
 func (b *Builder) post(w string, p uint32) {
@@ -772,6 +817,20 @@ func (b *Builder) Build() *Index {
 		ix.catPost = append(ix.catPost, l...)
 	}
 	ix.catStart[len(b.catList)] = uint32(len(ix.catPost))
+	// The IDs by hash, and those of a hash by their bytes: the same table
+	// whatever the order they came in.
+	slices.SortFunc(b.heldIDs, func(a, c heldID) int {
+		if a.hash != c.hash {
+			return cmp.Compare(a.hash, c.hash)
+		}
+		return bytes.Compare(ix.bytes(a.id), ix.bytes(c.id))
+	})
+	ix.idHashes = make([]uint64, len(b.heldIDs))
+	ix.idRefs = make([]ref, len(b.heldIDs))
+	for i, h := range b.heldIDs {
+		ix.idHashes[i], ix.idRefs[i] = h.hash, h.id
+	}
+	b.held, b.clash, b.heldIDs = nil, nil, nil
 	ix.scratch = make(chan *scratch, 8)
 	b.ix = nil
 	return ix
@@ -788,15 +847,13 @@ func (ix *Index) Has(id string) bool {
 
 // holds is Has for an ID and its hash (of an entry of another layer).
 func (ix *Index) holds(hash uint64, id []byte) bool {
-	if at, ok := ix.ids[hash]; ok && bytes.Equal(ix.bytes(ix.ents[at].id), id) {
-		return true
-	}
-	if len(ix.clash) > 0 {
-		if _, ok := ix.clash[string(id)]; ok {
+	i, _ := slices.BinarySearch(ix.idHashes, hash)
+	for ; i < len(ix.idHashes) && ix.idHashes[i] == hash; i++ {
+		if bytes.Equal(ix.bytes(ix.idRefs[i]), id) {
 			return true
 		}
 	}
-	return len(ix.hidden) > 0 && ix.hidden[string(id)]
+	return false
 }
 
 // wordSet is a sorted vocabulary (an index's words, the category words)

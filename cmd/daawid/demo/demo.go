@@ -16,6 +16,7 @@ import (
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/fixtures/websites"
 	"github.com/daawid/registry/pipeline"
+	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/actions/mail"
 	"github.com/daawid/registry/render"
 	"github.com/prometheus/client_golang/prometheus"
@@ -55,7 +56,7 @@ func Prepare(dir string, site render.Site, stdout io.Writer) (*Demo, error) {
 	d := &Demo{Dir: dir, Out: out, Site: site}
 	d.Schedule = pipeline.ScheduleConfig{Nightly: pipeline.RunConfig{
 		Compile: pipeline.CompileConfig{StateDir: state, Registers: regs, OwnerInbox: inbox, Verification: events},
-		Publish: pipeline.PublishConfig{StateDir: state, OutDir: out, Site: site, Exports: true},
+		Publish: pipeline.PublishConfig{StateDir: state, OutDir: out, Site: site, Exports: true, ServeIndexes: query.ServeIndexer(nil)},
 		Keep:    5,
 	}}
 	if pub, err := publication.Current(out); err == nil {
@@ -87,7 +88,7 @@ func (d *Demo) publish(regs []string, stdout io.Writer) error {
 	first := pipeline.RunConfig{
 		Compile: pipeline.CompileConfig{StateDir: state, Registers: regs, Sites: arch, Seed: filepath.Join(inputs, "compile", "identity-seed.json"),
 			Now: time.Date(2026, 10, 2, 4, 0, 0, 0, time.UTC)},
-		Publish: pipeline.PublishConfig{StateDir: state, OutDir: d.Out, Site: d.Site, Exports: true},
+		Publish: pipeline.PublishConfig{StateDir: state, OutDir: d.Out, Site: d.Site, Exports: true, ServeIndexes: query.ServeIndexer(nil)},
 	}
 	r1, err := pipeline.Run(ctx, first, "demo")
 	if err != nil {

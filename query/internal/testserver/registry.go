@@ -18,6 +18,7 @@ import (
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/pipeline"
+	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/query/keys"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
@@ -107,7 +108,7 @@ func Build(dir string) (*Registry, error) {
 	}
 	cfg := pipeline.RunConfig{
 		Compile: pipeline.CompileConfig{StateDir: reg.State, Registers: []string{ch1}, OwnerInbox: reg.Inbox, Verification: []string{reg.Events}, Now: Run1},
-		Publish: pipeline.PublishConfig{StateDir: reg.State, OutDir: reg.Out, Site: reg.Site, Exports: true},
+		Publish: pipeline.PublishConfig{StateDir: reg.State, OutDir: reg.Out, Site: reg.Site, Exports: true, ServeIndexes: query.ServeIndexer(nil)},
 	}
 	if _, err := pipeline.Run(ctx, cfg, "test"); err != nil {
 		return nil, err

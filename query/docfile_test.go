@@ -1,0 +1,258 @@
+package query
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/daawid/registry/export/publication"
+	"github.com/daawid/registry/pipeline"
+	"github.com/daawid/registry/query/places"
+	"github.com/daawid/registry/query/search"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/taxonomy"
+)
+
+// publishServed compiles the register samples and saved websites and
+// publishes them with the server's indexes (D115).
+func publishServed(t *testing.T) (dir string, m *publication.Manifest) {
+	t.Helper()
+	root := t.TempDir()
+	state, out := filepath.Join(root, "state"), filepath.Join(root, "out")
+	arch, err := pipeline.OpenArchive("../fixtures/websites", 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer arch.Close()
+	ctx := context.Background()
+	if _, err := pipeline.Compile(ctx, pipeline.CompileConfig{StateDir: state, Sites: arch, Seed: "../fixtures/compile/identity-seed.json",
+		Registers: []string{"../fixtures/registers/offeneregister-sample.jsonl", "../fixtures/registers/companies-house-sample.csv"},
+		Now:       time.Date(2026, 10, 2, 4, 0, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	if _, err := pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: state, OutDir: out, Site: site, ServeIndexes: ServeIndexer(nil),
+		Now: time.Date(2026, 10, 2, 4, 5, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	if dir, err = publication.Current(out); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = publication.ReadManifest(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir, m
+}
+
+// TestServeFiles_SameAnswersAsBuilt: the indexes a publication writes for
+// its server (D115) answer every lookup as the index built from the
+// document index does: every document by its path and by its entry,
+// every entry by ID and slug, the registry-level files, and the same
+// search results.
+func TestServeFiles_SameAnswersAsBuilt(t *testing.T) {
+	dir, m := publishServed(t)
+	if m.Serve == nil || m.Serve.Index != m.Index[0] {
+		t.Fatalf("the manifest names no server indexes of %v: %+v", m.Index, m.Serve)
+	}
+	for _, f := range []string{m.Serve.Docs, m.Serve.Search} {
+		if m.Files[f] == "" {
+			t.Errorf("the manifest has no checksum of %s", f)
+		}
+	}
+	if _, err := publication.VerifyForServing(dir); err != nil {
+		t.Fatal(err)
+	}
+	built, err := readDocIndex(dir, m.Index[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapped, err := openServeFiles(dir, *m.Serve)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mapped.release()
+	if len(mapped.docs) != len(built.docs) || len(mapped.ents) != len(built.ents) || len(built.docs) < 100 {
+		t.Fatalf("mapped: %d documents of %d entries; built: %d of %d", len(mapped.docs), len(mapped.ents), len(built.docs), len(built.ents))
+	}
+	if !reflect.DeepEqual(mapped.site, built.site) {
+		t.Error("the registry-level files differ")
+	}
+	bl, ml := layers{base: built}, layers{base: mapped}
+	for i := range built.docs {
+		want, got := built.row(int32(i)), mapped.row(int32(i))
+		if !sameRow(&want, &got) {
+			t.Fatalf("document %d: built %+v, mapped %+v", i, want, got)
+		}
+		if want.Path == "" {
+			continue
+		}
+		bix, bi, bok := bl.docAt(want.Path)
+		mix, mi, mok := ml.docAt(want.Path)
+		if bok != mok || bi != mi || (bok && (bix != built || mix != mapped)) {
+			t.Fatalf("%s: built %d %v, mapped %d %v", want.Path, bi, bok, mi, mok)
+		}
+	}
+	for at := range built.ents {
+		id, slug := string(built.idOf(int32(at))), string(built.slugOf(int32(at)))
+		if r, ok := ml.byID(id); ok != !built.ents[at].removed || (ok && r.at != int32(at)) {
+			t.Fatalf("entry %s by ID: %+v %v", id, r, ok)
+		}
+		if r, ok := ml.bySlug(slug); !built.ents[at].removed && (!ok || r.at != int32(at)) {
+			t.Fatalf("entry %s by slug %s: %+v %v", id, slug, r, ok)
+		}
+	}
+	for _, absent := range []string{"", "ent_nosuchentry", "no-such-slug"} {
+		if _, ok := ml.byID(absent); ok {
+			t.Errorf("%q found by ID", absent)
+		}
+		if _, ok := ml.bySlug(absent); ok {
+			t.Errorf("%q found by slug", absent)
+		}
+	}
+
+	// Search: the mapped index finds what the built one finds.
+	gaz, err := places.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	packs := map[string]*pack{}
+	for _, name := range built.packs {
+		p, err := openPack(filepath.Join(dir, filepath.FromSlash(name)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.f.Close()
+		packs[name] = p
+	}
+	six, err := buildSearchIndex(built, packs, gaz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msix, err := search.OpenIndex(mapped.search.mapped.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 10, 6, 8, 0, 0, 0, time.UTC)
+	hits := 0
+	for _, in := range []schemas.SearchInput{
+		{Query: "Tischler", Near: &schemas.Near{Place: "Berlin"}},
+		{Query: "Schreinerei Einbauschrank"},
+		{Query: "plumber", Near: &schemas.Near{Place: "London"}},
+		{Query: "bakery"},
+		{Query: "Elektriker", Category: "trades"},
+		{Query: "café", OpenAt: "2026-10-07T10:00:00+02:00"},
+	} {
+		want, werr := (&search.Searcher{Layers: []*search.Index{six}, Gaz: gaz}).Search(in, now, search.Options{})
+		got, gerr := (&search.Searcher{Layers: []*search.Index{msix}, Gaz: gaz}).Search(in, now, search.Options{})
+		wj, _ := json.Marshal(want)
+		gj, _ := json.Marshal(got)
+		if (werr == nil) != (gerr == nil) || !bytes.Equal(wj, gj) {
+			t.Errorf("%+v: built %s (%v), mapped %s (%v)", in, wj, werr, gj, gerr)
+		}
+		hits += len(want.Hits)
+	}
+	if hits == 0 {
+		t.Error("no query found anything: the comparison compared nothing")
+	}
+}
+
+// TestDocFile_SameBytesAndDamageRefused: a document index writes the same
+// bytes each time (those of the publication's file); a file cut short, or
+// whose arrays point outside themselves, is refused at open, never read
+// out of bounds by a request.
+func TestDocFile_SameBytesAndDamageRefused(t *testing.T) {
+	dir, m := publishServed(t)
+	built, err := readDocIndex(dir, m.Index[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	if _, err := writeDocFile(&a, built); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writeDocFile(&b, built); err != nil {
+		t.Fatal(err)
+	}
+	onDisk, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(m.Serve.Docs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) || !bytes.Equal(a.Bytes(), onDisk) {
+		t.Fatal("the same index wrote different bytes")
+	}
+	open := func(data []byte) error {
+		tmp := filepath.Join(t.TempDir(), "x.docs")
+		if err := os.WriteFile(tmp, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mp, err := publication.MapFile(tmp)
+		if err != nil {
+			return err
+		}
+		ix, err := openDocFile(mp)
+		if err == nil {
+			ix.mapped.Release()
+		} else {
+			mp.Release()
+		}
+		return err
+	}
+	if err := open(onDisk); err != nil {
+		t.Fatalf("the good file: %v", err)
+	}
+	secs, err := publication.ReadSections(onDisk, docFileKind, docFileVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(name string) int {
+		data, err := secs.Get(name, map[string]int{"docs": 32, "ents": 48, "byid": 4}[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return int(uintptr(unsafe.Pointer(unsafe.SliceData(data))) - uintptr(unsafe.Pointer(unsafe.SliceData(onDisk))))
+	}
+	damage := map[string]func([]byte){
+		"cut short":                   func(d []byte) {},
+		"a document of no entry":      func(d []byte) { copy(d[at("docs")+20:], []byte{0xff, 0xff, 0xff, 0x7f}) },
+		"an entry past the arena":     func(d []byte) { copy(d[at("ents")+16:], []byte{0xff, 0xff, 0xff, 0x7f}) },
+		"a slot past the entries":     func(d []byte) { copy(d[at("byid"):], []byte{0xff, 0xff, 0xff, 0x7f}) },
+		"another kind of file":        func(d []byte) { copy(d[8:], "search\x00\x00") },
+		"a version this engine lacks": func(d []byte) { d[16] = docFileVersion + 1 },
+	}
+	for name, f := range damage {
+		d := bytes.Clone(onDisk)
+		if name == "cut short" {
+			d = d[:len(d)-100]
+		}
+		f(d)
+		if err := open(d); err == nil {
+			t.Errorf("%s: opened", name)
+		}
+	}
+}
+
+// TestDocRecords_NoPadding: the records a document index file holds have
+// no padding the compiler adds, so their bytes are all written on purpose
+// (the same index, the same file).
+func TestDocRecords_NoPadding(t *testing.T) {
+	for _, v := range []any{docRec{}, entryRec{}} {
+		ty := reflect.TypeOf(v)
+		sum := uintptr(0)
+		for i := range ty.NumField() {
+			sum += ty.Field(i).Type.Size()
+		}
+		if sum != ty.Size() {
+			t.Errorf("%s: fields of %d bytes in %d", ty, sum, ty.Size())
+		}
+	}
+	if unsafe.Sizeof(docRec{}) != 32 || unsafe.Sizeof(entryRec{}) != 48 {
+		t.Errorf("docRec %d bytes, entryRec %d", unsafe.Sizeof(docRec{}), unsafe.Sizeof(entryRec{}))
+	}
+}

@@ -1,0 +1,112 @@
+package query
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/daawid/registry/export/publication"
+	"github.com/daawid/registry/query/places"
+)
+
+// WriteServeFiles writes the server's indexes of a publication's full
+// document index (D115): the document index as the server looks
+// documents up, and the entries' search index, each a sections file the
+// server memory-maps at open instead of building it in its heap. The
+// pipeline calls it through PublishConfig.ServeIndexes (the pipeline does
+// not import the serving side; cmd wires the two), once the index and the
+// packs it points into are written. gaz places the entries (nil: the
+// bundled gazetteer).
+func WriteServeFiles(dir string, files publication.ServeFiles, gaz *places.Gazetteer) error {
+	ix, err := readDocIndex(dir, []string{files.Index})
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(dir, filepath.FromSlash(files.Docs)), func(f *publication.AtomicFile) error {
+		_, err := writeDocFile(f.File, ix)
+		return err
+	}); err != nil {
+		return fmt.Errorf("document index file: %w", err)
+	}
+	if gaz == nil {
+		if gaz, err = places.Default(); err != nil {
+			return err
+		}
+	}
+	packs := map[string]*pack{}
+	defer func() {
+		for _, p := range packs {
+			p.f.Close()
+		}
+	}()
+	for _, name := range ix.packs {
+		p, err := openPack(filepath.Join(dir, filepath.FromSlash(name)), nil)
+		if err != nil {
+			return err
+		}
+		packs[name] = p
+	}
+	six, err := buildSearchIndex(ix, packs, gaz)
+	if err != nil {
+		return err
+	}
+	ix = nil // the search index is built: the documents' arrays may go
+	if err := writeAtomic(filepath.Join(dir, filepath.FromSlash(files.Search)), func(f *publication.AtomicFile) error {
+		_, err := six.WriteTo(f.File)
+		return err
+	}); err != nil {
+		return fmt.Errorf("search index file: %w", err)
+	}
+	return nil
+}
+
+func writeAtomic(path string, write func(*publication.AtomicFile) error) error {
+	f, err := publication.CreateAtomic(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Abort()
+		return err
+	}
+	return f.Commit()
+}
+
+// openServeFiles maps a publication's server indexes of its full layer.
+func openServeFiles(dir string, files publication.ServeFiles) (*docIndex, error) {
+	m, err := publication.MapFile(filepath.Join(dir, filepath.FromSlash(files.Docs)))
+	if err != nil {
+		return nil, err
+	}
+	ix, err := openDocFile(m)
+	if err != nil {
+		m.Release()
+		return nil, fmt.Errorf("%s: %w", files.Docs, err)
+	}
+	if ix.search.mapped, err = publication.MapFile(filepath.Join(dir, filepath.FromSlash(files.Search))); err != nil {
+		m.Release()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// acquire takes a reference to the files a layer lies in, for a snapshot
+// that serves it; release gives it back, and the last one unmaps them.
+func (ix *docIndex) acquire() {
+	if ix != nil && ix.mapped != nil {
+		ix.mapped.Acquire()
+		ix.search.mapped.Acquire()
+	}
+}
+
+func (ix *docIndex) release() {
+	if ix != nil && ix.mapped != nil {
+		ix.mapped.Release()
+		ix.search.mapped.Release()
+	}
+}
+
+// ServeIndexer is WriteServeFiles for PublishConfig.ServeIndexes, placing
+// entries with gaz (nil: the bundled gazetteer).
+func ServeIndexer(gaz *places.Gazetteer) func(dir string, files publication.ServeFiles) error {
+	return func(dir string, files publication.ServeFiles) error { return WriteServeFiles(dir, files, gaz) }
+}
