@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/daawid/registry/export/publication"
@@ -38,19 +39,82 @@ func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Ind
 // buildSearchIndex builds the search index of a document index from its
 // entries' search records, read from the packs it points into.
 func buildSearchIndex(ix *docIndex, packs map[string]*pack, gaz *places.Gazetteer) (*search.Index, error) {
+	return buildSearchFrom(func(fn func(id string, rec *publication.DocRow) error) error {
+		for at := range ix.ents {
+			id := string(ix.idOf(int32(at)))
+			i, ok := ix.entryDoc(int32(at), render.KindSearch, "")
+			if ix.ents[at].removed || !ok {
+				if err := fn(id, nil); err != nil {
+					return err
+				}
+				continue
+			}
+			row := ix.row(i)
+			if err := fn(id, &row); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, packs, gaz)
+}
+
+// searchRows calls fn with every entry of a document index file, in its
+// order, and the row of its search record (nil: removed, or none): the
+// rows stream from the file, so a publication builds its search index
+// without holding its documents (D115). An index lists each entry's rows
+// together (D59).
+func searchRows(path string) func(fn func(id string, rec *publication.DocRow) error) error {
+	return func(fn func(id string, rec *publication.DocRow) error) error {
+		var cur string
+		var rec *publication.DocRow
+		flush := func() error {
+			if cur == "" {
+				return nil
+			}
+			return fn(cur, rec)
+		}
+		err := publication.ScanDocIndex(path, func(rows []publication.DocRow) error {
+			for i := range rows {
+				r := &rows[i]
+				if r.Kind == publication.KindSite {
+					continue
+				}
+				if r.EntryID != cur {
+					if err := flush(); err != nil {
+						return err
+					}
+					cur, rec = strings.Clone(r.EntryID), nil
+				}
+				switch r.Kind {
+				case publication.KindRemoved:
+					rec = nil
+				case render.KindSearch:
+					row := *r
+					rec = &row
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return flush()
+	}
+}
+
+// buildSearchFrom builds a search index from the entries rows gives, each
+// with the row of its search record (nil: the entry is hidden).
+func buildSearchFrom(rows func(fn func(id string, rec *publication.DocRow) error) error, packs map[string]*pack, gaz *places.Gazetteer) (*search.Index, error) {
 	b := search.NewBuilder(gaz)
 	var buf, dec []byte
-	for at := range ix.ents {
-		id := string(ix.idOf(int32(at)))
-		i, ok := ix.entryDoc(int32(at), render.KindSearch, "")
-		if ix.ents[at].removed || !ok {
+	err := rows(func(id string, row *publication.DocRow) error {
+		if row == nil {
 			b.Hide(id)
-			continue
+			return nil
 		}
-		row := ix.row(i)
 		p, ok := packs[row.Pack]
 		if !ok {
-			return nil, fmt.Errorf("search index: no pack %s", row.Pack)
+			return fmt.Errorf("search index: no pack %s", row.Pack)
 		}
 		if int64(cap(buf)) < row.Length {
 			buf = make([]byte, row.Length)
@@ -58,14 +122,14 @@ func buildSearchIndex(ix *docIndex, packs map[string]*pack, gaz *places.Gazettee
 		buf = buf[:row.Length]
 		// Not through the document cache: search records are read once.
 		if _, err := p.f.ReadAt(buf, row.Offset); err != nil && err != io.EOF {
-			return nil, fmt.Errorf("search index: entry %s: %w", id, err)
+			return fmt.Errorf("search index: entry %s: %w", id, err)
 		}
 		if !publication.DocChecksumOK(buf, row.Checksum) {
 			// A damaged record leaves the entry out of search rather than the
 			// publication out of service; its documents answer 503 when read
 			// (issue 15).
 			b.Hide(id)
-			continue
+			return nil
 		}
 		body := buf
 		if row.Encoding != publication.EncodingIdentity {
@@ -75,17 +139,18 @@ func buildSearchIndex(ix *docIndex, packs map[string]*pack, gaz *places.Gazettee
 				// writer's fault; the entry stays out of search, as a
 				// damaged record does (issue 18).
 				b.Hide(id)
-				continue
+				return nil
 			}
 			body = dec
 		}
 		var rec schemas.SearchRecord
 		if err := json.Unmarshal(body, &rec); err != nil {
-			return nil, fmt.Errorf("search index: entry %s: %w", id, err)
+			return fmt.Errorf("search index: entry %s: %w", id, err)
 		}
-		if err := b.Add(&rec); err != nil {
-			return nil, err
-		}
+		return b.Add(&rec)
+	})
+	if err != nil {
+		return nil, err
 	}
 	return b.Build(), nil
 }
