@@ -55,11 +55,8 @@ type PublishConfig struct {
 	// become an index of parts; 0 is render.SitemapLimit, the protocol's
 	// 50,000 (tests split with less).
 	SitemapLimit int
-	// ServeIndexes, when set, writes the server's indexes of a full
-	// publication's document index (D115: query.WriteServeFiles, wired by
-	// cmd, so that the pipeline imports nothing of the serving side) into
-	// the publication's directory; a server maps them instead of building
-	// them. A delta carries the full publication's on.
+	// ServeIndexes, when set, writes a full publication's server indexes
+	// into its directory (D115: query.WriteServeFiles, wired by cmd).
 	ServeIndexes func(dir string, files publication.ServeFiles) error
 }
 
@@ -196,8 +193,7 @@ type publisher struct {
 	offset       int64
 	packs        map[string]bool // packs the index points into
 	// index is this publication's document index, written as the rows
-	// come (issue 18: no publication holds its documents' rows), and site
-	// its registry-level rows, which the manifest lists too.
+	// come (issue 18), and site its registry-level rows (in the manifest).
 	index *publication.DocIndexWriter
 	site  []publication.DocRow
 	// The states of the entries rendered or removed go to the registry
@@ -495,34 +491,6 @@ func (p *publisher) linkPrevious(dir string) error {
 			return fmt.Errorf("link %s: %w", pk, err)
 		}
 	}
-	return nil
-}
-
-// serveIndexes writes the server's indexes of a full publication
-// (PublishConfig.ServeIndexes), or links a delta's from the publication
-// before it when they are of the full index the delta goes over.
-func (p *publisher) serveIndexes(dir string) error {
-	if p.delta {
-		prev := p.prevManifest.Serve
-		if prev == nil || len(p.prevManifest.Index) == 0 || prev.Index != p.prevManifest.Index[0] {
-			return nil
-		}
-		for _, name := range []string{prev.Docs, prev.Search} {
-			if err := os.Link(filepath.Join(p.prevDir, filepath.FromSlash(name)), filepath.Join(dir, filepath.FromSlash(name))); err != nil {
-				return err
-			}
-		}
-		p.serve = prev
-		return nil
-	}
-	if p.cfg.ServeIndexes == nil {
-		return nil
-	}
-	files := publication.ServeFilesOf(p.rep.ID)
-	if err := p.cfg.ServeIndexes(dir, files); err != nil {
-		return err
-	}
-	p.serve = &files
 	return nil
 }
 

@@ -1,0 +1,36 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/daawid/registry/export/publication"
+)
+
+// serveIndexes writes the server's indexes of a full publication
+// (PublishConfig.ServeIndexes), or links a delta's from the publication
+// before it when they are of the full index the delta goes over.
+func (p *publisher) serveIndexes(dir string) error {
+	if p.delta {
+		prev := p.prevManifest.Serve
+		if prev == nil || len(p.prevManifest.Index) == 0 || prev.Index != p.prevManifest.Index[0] {
+			return nil
+		}
+		for _, name := range []string{prev.Docs, prev.Search} {
+			if err := os.Link(filepath.Join(p.prevDir, filepath.FromSlash(name)), filepath.Join(dir, filepath.FromSlash(name))); err != nil {
+				return err
+			}
+		}
+		p.serve = prev
+		return nil
+	}
+	if p.cfg.ServeIndexes == nil {
+		return nil
+	}
+	files := publication.ServeFilesOf(p.rep.ID)
+	if err := p.cfg.ServeIndexes(dir, files); err != nil {
+		return err
+	}
+	p.serve = &files
+	return nil
+}
