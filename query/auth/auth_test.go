@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,5 +119,42 @@ func TestClientFetch_MCP12_Guarded(t *testing.T) {
 	doc = map[string]any{"client_id": id, "client_name": strings.Repeat("x", 6000), "redirect_uris": []string{"x"}}
 	if _, err := test.fetch(ctx, id); err == nil || !strings.Contains(err.Error(), "bytes") {
 		t.Errorf("a document over the size limit: %v", err)
+	}
+}
+
+// TestGuardedClient_MCP12_AddressesAndTime: the fetcher of what an
+// outsider names (MCP-12's metadata documents, D96's well-known files)
+// refuses every private, loopback, link-local, shared or unspecified
+// address, takes public ones, and gives up on a server slower than its
+// limit.
+func TestGuardedClient_MCP12_AddressesAndTime(t *testing.T) {
+	for addr, public := range map[string]bool{
+		"10.1.2.3": false, "172.16.0.1": false, "192.168.1.1": false, "127.0.0.1": false, "169.254.169.254": false,
+		"100.64.0.1": false, "0.0.0.0": false, "224.0.0.1": false, "::1": false, "fe80::1": false, "fd00::1": false,
+		"::ffff:10.0.0.1": false, "::ffff:127.0.0.1": false, "93.184.216.34": true, "2606:2800:220:1::1": true,
+	} {
+		if got := publicAddr(netip.MustParseAddr(addr)); got != public {
+			t.Errorf("MCP-12: %s public: %v, want %v", addr, got, public)
+		}
+	}
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(5 * time.Second):
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	c := GuardedClient(true, 300*time.Millisecond, nil)
+	started := time.Now()
+	resp, err := c.Get(slow.URL + "/client.json")
+	if err == nil {
+		resp.Body.Close()
+		t.Fatal("a server slower than the limit answered")
+	}
+	if took := time.Since(started); took > 3*time.Second {
+		t.Errorf("gave up after %v, not near its 300 ms limit", took)
+	}
+	if _, err := GuardedClient(false, time.Second, nil).Get(slow.URL + "/client.json"); err == nil || !strings.Contains(err.Error(), "refused") {
+		t.Errorf("MCP-12: production dialled loopback: %v", err)
 	}
 }

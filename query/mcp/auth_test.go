@@ -611,3 +611,55 @@ func TestAuth_SignInTriesExactUnderConcurrency(t *testing.T) {
 		t.Errorf("the right code after the tries signed in: %d", resp.StatusCode)
 	}
 }
+
+// TestAuth_MCP14_PublicClientsOnly: a client that authenticates with a
+// secret (HTTP Basic or client_secret) is refused at the token endpoint
+// with invalid_client, and its code is not spent by the refusal; a
+// metadata document that declares a confidential method is refused.
+func TestAuth_MCP14_PublicClientsOnly(t *testing.T) {
+	rg := newAuthRig(t)
+	verifier, challenge := pkce()
+	back := rg.signIn(t, challenge, "allow")
+	form := rg.codeForm(back.Query().Get("code"), verifier)
+	withSecret := url.Values{}
+	for k, v := range form {
+		withSecret[k] = v
+	}
+	withSecret.Set("client_secret", "s3cret")
+	if status, out := rg.tokenCall(t, withSecret); status != 401 && status != 400 || out["error"] != "invalid_client" {
+		t.Errorf("MCP-14: a client_secret: %d %v", status, out)
+	}
+	req, _ := http.NewRequest(http.MethodPost, rg.URL+"/token", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.SetBasicAuth(rg.clientID, "s3cret")
+	resp, err := rg.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	if out["error"] != "invalid_client" {
+		t.Errorf("MCP-14: HTTP Basic client authentication: %d %v", resp.StatusCode, out)
+	}
+	if status, tok := rg.tokenCall(t, form); status != http.StatusOK || tok["access_token"] == nil {
+		t.Errorf("MCP-14: the public client's own exchange after the refusals: %d %v", status, tok)
+	}
+
+	conf := httptest.NewServer(nil)
+	defer conf.Close()
+	confID := conf.URL + "/client.json"
+	conf.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]any{"client_id": confID, "client_name": "Confidential App",
+			"redirect_uris": []string{conf.URL + "/cb"}, "token_endpoint_auth_method": "client_secret_basic"})
+	})
+	u, _ := url.Parse(rg.authorizeURL(challenge, nil))
+	q := u.Query()
+	q.Set("client_id", confID)
+	q.Set("redirect_uri", conf.URL+"/cb")
+	u.RawQuery = q.Encode()
+	resp, body := rg.get(t, u.String())
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "public clients") {
+		t.Errorf("MCP-14: a confidential client's authorization request was taken: %d %s %s", resp.StatusCode, resp.Header.Get("Location"), body)
+	}
+}
