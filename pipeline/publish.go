@@ -136,11 +136,11 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	if err := p.write(ctx, tmp, src); err != nil {
 		return nil, err
 	}
-	if err := p.serveIndexes(tmp); err != nil {
-		return nil, fmt.Errorf("server indexes: %w", err)
-	}
 	if err := p.exports(ctx, tmp, src); err != nil {
 		return nil, fmt.Errorf("exports: %w", err)
+	}
+	if err := p.serveIndexes(tmp, src); err != nil {
+		return nil, fmt.Errorf("server indexes: %w", err)
 	}
 	if err := p.manifest(tmp); err != nil {
 		return nil, err

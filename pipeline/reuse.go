@@ -100,4 +100,9 @@ func (u *reuse) liveToRender(ctx context.Context, s *State, fn func([]*EntryRow)
 	return s.scanEntries(ctx, u.conn, `removed_at IS NULL AND entry_id NOT IN (SELECT entry_id FROM temp.reused_entries) ORDER BY revision_run, revision_row`, publishChunk, fn)
 }
 
-func (u *reuse) close() { u.conn.Close() }
+func (u *reuse) close() {
+	if u.conn != nil {
+		u.conn.Close()
+		u.conn = nil
+	}
+}

@@ -10,7 +10,7 @@ import (
 // serveIndexes writes the server's indexes of a full publication
 // (PublishConfig.ServeIndexes), or links a delta's from the publication
 // before it when they are of the full index the delta goes over.
-func (p *publisher) serveIndexes(dir string) error {
+func (p *publisher) serveIndexes(dir string, src entrySource) error {
 	if p.delta {
 		prev := p.prevManifest.Serve
 		if prev == nil || len(p.prevManifest.Index) == 0 || prev.Index != p.prevManifest.Index[0] {
@@ -26,6 +26,15 @@ func (p *publisher) serveIndexes(dir string) error {
 	}
 	if p.cfg.ServeIndexes == nil {
 		return nil
+	}
+	// The state is read no more: its database gives its memory back before
+	// the indexes are built, so that the publication's peak is the larger
+	// of the two steps', not their sum (D115).
+	if src.reuse != nil {
+		src.reuse.close()
+	}
+	if err := p.st.Close(); err != nil {
+		return err
 	}
 	files := publication.ServeFilesOf(p.rep.ID)
 	if err := p.cfg.ServeIndexes(dir, files); err != nil {
