@@ -141,3 +141,20 @@ func TestVersion(t *testing.T) {
 		t.Errorf("daawid version extra: exit %d, want 2", code)
 	}
 }
+
+// TestPipelineRun_MissingInputExits1: a nightly cron sees a failed night
+// as one: `pipeline run` with a register file that is not there exits 1,
+// names the file on stderr, and leaves no publication behind (README,
+// "Exit status").
+func TestPipelineRun_MissingInputExits1(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "nope.csv")
+	code, _, errs := runCLI("pipeline", "run", "--state", filepath.Join(dir, "state"), "--out", filepath.Join(dir, "out"),
+		"--register", missing, "--now", "2026-10-02T04:00:00Z")
+	if code != 1 || !strings.Contains(errs, missing) {
+		t.Fatalf("exit %d, stderr %q; want 1 and the file named", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "current")); err == nil {
+		t.Error("a failed run made a publication current")
+	}
+}
