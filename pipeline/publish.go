@@ -71,6 +71,8 @@ type PublishReport struct {
 	Reused    int64   `json:"reused"`   // entries whose documents were copied
 	Bytes     int64   `json:"bytes"`
 	Seconds   float64 `json:"seconds"` // one spelling with the compile report's
+	// Steps are the seconds each step took (steps.go), for operators.
+	Steps map[string]float64 `json:"steps,omitempty"`
 }
 
 // Publish renders the state's current entries into a new publication and
@@ -111,7 +113,7 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 		}
 	}()
 	p := &publisher{cfg: cfg, st: st, now: now, rep: &PublishReport{ID: id, Run: run}, log: log,
-		renderKey: cfg.Site.Key(), packs: map[string]bool{}}
+		renderKey: cfg.Site.Key(), packs: map[string]bool{}, steps: newSteps()}
 	if err := p.openPrevious(); err != nil {
 		log.Warn("previous publication unreadable; publishing in full", "err", err)
 		p.sameRender, p.prevManifest = false, nil
@@ -136,18 +138,22 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	if err := p.write(ctx, tmp, src); err != nil {
 		return nil, err
 	}
+	p.steps.mark("registry")
 	if err := p.exports(ctx, tmp, src); err != nil {
 		return nil, fmt.Errorf("exports: %w", err)
 	}
+	p.steps.mark("exports")
 	if err := p.serveIndexes(tmp, src); err != nil {
 		return nil, fmt.Errorf("server indexes: %w", err)
 	}
+	p.steps.mark("server indexes")
 	if err := p.manifest(tmp); err != nil {
 		return nil, err
 	}
 	if err := publication.SyncTree(tmp); err != nil {
 		return nil, err
 	}
+	p.steps.mark("manifest and sync")
 	if err := p.writeRouting(); err != nil {
 		return nil, err
 	}
@@ -169,7 +175,8 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 			return nil, fmt.Errorf("static tree: %w", err)
 		}
 	}
-	p.rep.Seconds = time.Since(started).Seconds()
+	p.steps.mark("swap and static")
+	p.rep.Seconds, p.rep.Steps = time.Since(started).Seconds(), p.steps.seconds
 	log.Info("published", "id", id, "run", run, "entries", p.rep.Entries, "documents", p.rep.Documents,
 		"rendered", p.rep.Rendered, "reused", p.rep.Reused, "bytes", p.rep.Bytes, "seconds", p.rep.Seconds)
 	return p.rep, nil
@@ -189,6 +196,7 @@ type publisher struct {
 	prevFeed     int64
 	sameRender   bool // made by this engine for this site
 	serve        *publication.ServeFiles
+	steps        *steps
 	pack         *os.File // this publication's own pack
 	offset       int64
 	packs        map[string]bool // packs the index points into
@@ -277,6 +285,7 @@ func (p *publisher) write(ctx context.Context, dir string, src entrySource) erro
 		return err
 	}
 	defer db.Close()
+	p.steps.mark("open")
 	if err := p.entries(ctx, src, db); err != nil {
 		return err
 	}
@@ -288,9 +297,11 @@ func (p *publisher) write(ctx context.Context, dir string, src entrySource) erro
 			return err
 		}
 	}
+	p.steps.mark("entries")
 	if err := p.writeFeed(ctx, dir, db); err != nil {
 		return fmt.Errorf("change feed: %w", err)
 	}
+	p.steps.mark("feed")
 	if err := db.Flush(); err != nil {
 		return err
 	}
@@ -305,6 +316,7 @@ func (p *publisher) write(ctx context.Context, dir string, src entrySource) erro
 	if err := p.siteFiles(db); err != nil {
 		return err
 	}
+	p.steps.mark("site files")
 	if err := p.pack.Sync(); err != nil {
 		return err
 	}
@@ -467,31 +479,6 @@ func (p *publisher) oldSlugs(ctx context.Context, db *export.RegistryDB) error {
 		return fmt.Errorf("old slugs: %w", err)
 	}
 	return db.OldSlugs(ctx, slugs)
-}
-
-// linkPrevious links into the publication the indexes (for a delta) and
-// the packs of the previous publication it points into, so it stands
-// alone, and a pack lives as long as a publication uses it.
-func (p *publisher) linkPrevious(dir string) error {
-	if p.delta {
-		for _, idx := range p.prevManifest.Index {
-			if err := os.Link(filepath.Join(p.prevDir, filepath.FromSlash(idx)), filepath.Join(dir, filepath.FromSlash(idx))); err != nil {
-				return err
-			}
-		}
-		for _, pk := range p.prevManifest.Packs {
-			p.packs[pk] = true
-		}
-	}
-	for pk := range p.packs {
-		if pk == publication.OwnPack(p.rep.ID) {
-			continue
-		}
-		if err := os.Link(filepath.Join(p.prevDir, filepath.FromSlash(pk)), filepath.Join(dir, filepath.FromSlash(pk))); err != nil {
-			return fmt.Errorf("link %s: %w", pk, err)
-		}
-	}
-	return nil
 }
 
 // addDocs writes an entry's rows to the publication's document index

@@ -266,3 +266,54 @@ func TestDocRecords_NoPadding(t *testing.T) {
 		t.Errorf("docRec %d bytes, entryRec %d", unsafe.Sizeof(docRec{}), unsafe.Sizeof(entryRec{}))
 	}
 }
+
+// TestServeFiles_UnusableFilesAreBuiltAgain: server indexes this server
+// cannot use (damaged, or written by an engine of another taxonomy or
+// version) cost the time of building them, not the publication: the
+// snapshot opens, says why (ServeFilesErr), and serves and searches as
+// from the document index.
+func TestServeFiles_UnusableFilesAreBuiltAgain(t *testing.T) {
+	dir, m := publishServed(t)
+	good, err := OpenSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer good.close()
+	if good.ServeFilesErr != nil || good.ix.base.mapped == nil {
+		t.Fatalf("the good files were not mapped: %v", good.ServeFilesErr)
+	}
+	now := time.Date(2026, 10, 6, 8, 0, 0, 0, time.UTC)
+	in := schemas.SearchInput{Query: "Tischler"}
+	want, err := good.Searcher().Search(in, now, search.Options{})
+	if err != nil || len(want.Hits) == 0 {
+		t.Fatalf("search on the mapped index: %v %v", want, err)
+	}
+	for _, name := range []string{m.Serve.Search, m.Serve.Docs} {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copy(b[:8], "garbage!")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sn, err := OpenSnapshot(dir)
+		if err != nil {
+			t.Fatalf("%s damaged: the publication is refused: %v", name, err)
+		}
+		if sn.ServeFilesErr == nil {
+			t.Errorf("%s damaged: no reason given", name)
+		}
+		if _, ok := sn.Doc("/schreinerei-beispiel.md"); !ok {
+			t.Errorf("%s damaged: /schreinerei-beispiel.md not found", name)
+		}
+		got, err := sn.Searcher().Search(in, now, search.Options{})
+		wj, _ := json.Marshal(want)
+		gj, _ := json.Marshal(got)
+		if err != nil || !bytes.Equal(wj, gj) {
+			t.Errorf("%s damaged: search %s (%v), want %s", name, gj, err, wj)
+		}
+		sn.close()
+	}
+}

@@ -27,8 +27,10 @@ type searchLayer struct {
 	ix   *search.Index
 	err  error
 	// mapped is the layer's search index as its publication wrote it
-	// (D115); nil: it is built from the search records.
-	mapped *publication.Mapped
+	// (D115); nil: it is built from the search records. mappedErr says
+	// why it was built all the same.
+	mapped    *publication.Mapped
+	mappedErr error
 }
 
 // buildSearch builds the search index of one layer of a snapshot.
@@ -163,8 +165,11 @@ func (s *Snapshot) openSearch(gaz *places.Gazetteer) error {
 		sl := ix.search
 		sl.once.Do(func() {
 			if sl.mapped != nil {
-				sl.ix, sl.err = search.OpenIndex(sl.mapped.Bytes())
-				return
+				// A search file this server cannot use (its taxonomy or
+				// zones differ, or it is damaged) is built again instead.
+				if sl.ix, sl.mappedErr = search.OpenIndex(sl.mapped.Bytes()); sl.mappedErr == nil {
+					return
+				}
 			}
 			sl.ix, sl.err = s.buildSearch(ix, gaz)
 		})
@@ -174,6 +179,9 @@ func (s *Snapshot) openSearch(gaz *places.Gazetteer) error {
 		layers = append(layers, sl.ix)
 	}
 	s.search = &search.Searcher{Layers: layers, Gaz: gaz}
+	if err := s.ix.base.search.mappedErr; err != nil && s.ServeFilesErr == nil {
+		s.ServeFilesErr = err
+	}
 	return nil
 }
 

@@ -34,6 +34,10 @@ type Snapshot struct {
 	// outside its folder (issue 15); nil with routingErr when it has none.
 	routing    *publication.Routing
 	routingErr error
+	// ServeFilesErr says why the server indexes the publication wrote
+	// (D115) are not used, when they are not: the document index was read
+	// and the search index built instead.
+	ServeFilesErr error
 	// standIns are entries re-rendered in memory because their
 	// nextChangeAt came before a publication re-issued them (D66).
 	standIns sync.Map // entry ID → *standIn
@@ -73,10 +77,12 @@ func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer, cache *fast
 		s.ix.base.acquire()
 	case m.Serve != nil && m.Serve.Index == m.Index[0]:
 		// The publication wrote its server's indexes: mapped, not built
-		// (D115).
-		if s.ix.base, err = openServeFiles(dir, *m.Serve); err != nil {
-			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
+		// (D115). Files this server cannot use (damaged, or of another
+		// version) cost the time of building them, not the publication.
+		if s.ix.base, s.ServeFilesErr = openServeFiles(dir, *m.Serve); s.ServeFilesErr == nil {
+			break
 		}
+		fallthrough
 	default:
 		if s.ix.base, err = readDocIndex(dir, m.Index[:1]); err != nil {
 			return nil, fmt.Errorf("snapshot %s: %w", dir, err)
@@ -417,6 +423,9 @@ func (s *Snapshots) Watch(ctx context.Context, every time.Duration, log *slog.Lo
 			case swapped:
 				sn := s.Acquire()
 				log.Info("snapshot swapped", "publication", sn.Manifest.ID, "documents", sn.Len())
+				if sn.ServeFilesErr != nil {
+					log.Warn("the publication's server indexes were built again, not mapped", "publication", sn.Manifest.ID, "err", sn.ServeFilesErr)
+				}
 				sn.Release()
 			}
 		}

@@ -79,6 +79,12 @@ func Run(ctx context.Context, cfg Config) error {
 		log.Error("the current publication does not verify; serving the newest one that does",
 			"current", fb.Current, "serving", fb.Serving, "err", fb.Reason)
 	}
+	if sn := snaps.Acquire(); sn != nil {
+		if sn.ServeFilesErr != nil {
+			log.Warn("the publication's server indexes were built again, not mapped", "publication", sn.Manifest.ID, "err", sn.ServeFilesErr)
+		}
+		sn.Release()
+	}
 	defer snaps.Close()
 	svc := query.NewService(snaps, cfg.Site)
 	reg := newRegistry(svc, snaps)

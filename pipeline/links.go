@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -41,5 +42,30 @@ func (p *publisher) serveIndexes(dir string, src entrySource) error {
 		return err
 	}
 	p.serve = &files
+	return nil
+}
+
+// linkPrevious links into the publication the indexes (for a delta) and
+// the packs of the previous publication it points into, so it stands
+// alone, and a pack lives as long as a publication uses it.
+func (p *publisher) linkPrevious(dir string) error {
+	if p.delta {
+		for _, idx := range p.prevManifest.Index {
+			if err := os.Link(filepath.Join(p.prevDir, filepath.FromSlash(idx)), filepath.Join(dir, filepath.FromSlash(idx))); err != nil {
+				return err
+			}
+		}
+		for _, pk := range p.prevManifest.Packs {
+			p.packs[pk] = true
+		}
+	}
+	for pk := range p.packs {
+		if pk == publication.OwnPack(p.rep.ID) {
+			continue
+		}
+		if err := os.Link(filepath.Join(p.prevDir, filepath.FromSlash(pk)), filepath.Join(dir, filepath.FromSlash(pk))); err != nil {
+			return fmt.Errorf("link %s: %w", pk, err)
+		}
+	}
 	return nil
 }
