@@ -20,12 +20,14 @@ import (
 	"github.com/daawid/registry/schemas/taxonomy"
 )
 
-// publishServed compiles the register samples and saved websites and
-// publishes them with the server's indexes (D115).
-func publishServed(t *testing.T) (dir string, m *publication.Manifest) {
+// publishFixtures compiles the register samples and saved websites (the
+// pipeline is only the tests' way to make a publication: the serving side
+// reads the publication format) and publishes them, with the server's
+// indexes (D115) when serve is set.
+func publishFixtures(t *testing.T, serve bool) (state, out string, site render.Site) {
 	t.Helper()
 	root := t.TempDir()
-	state, out := filepath.Join(root, "state"), filepath.Join(root, "out")
+	state, out = filepath.Join(root, "state"), filepath.Join(root, "out")
 	arch, err := pipeline.OpenArchive("../fixtures/websites", 2*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -37,12 +39,24 @@ func publishServed(t *testing.T) (dir string, m *publication.Manifest) {
 		Now:       time.Date(2026, 10, 2, 4, 0, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
-	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
-	if _, err := pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: state, OutDir: out, Site: site, ServeIndexes: ServeIndexer(nil),
-		Now: time.Date(2026, 10, 2, 4, 5, 0, 0, time.UTC)}); err != nil {
+	site, _ = render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	cfg := pipeline.PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 2, 4, 5, 0, 0, time.UTC)}
+	if serve {
+		cfg.ServeIndexes = ServeIndexer(nil)
+	}
+	if _, err := pipeline.Publish(ctx, cfg); err != nil {
 		t.Fatal(err)
 	}
-	if dir, err = publication.Current(out); err != nil {
+	return state, out, site
+}
+
+// publishServed publishes the fixtures with the server's indexes: the
+// publication's directory and manifest.
+func publishServed(t *testing.T) (dir string, m *publication.Manifest) {
+	t.Helper()
+	_, out, _ := publishFixtures(t, true)
+	dir, err := publication.Current(out)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if m, err = publication.ReadManifest(dir); err != nil {

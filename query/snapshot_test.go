@@ -16,32 +16,12 @@ import (
 	"github.com/daawid/registry/query"
 	"github.com/daawid/registry/render"
 	"github.com/daawid/registry/schemas"
-	"github.com/daawid/registry/schemas/taxonomy"
 )
 
-// publishExamples compiles the register samples and saved websites (the
-// pipeline is only the test's way to make a publication: the serving side
-// reads the snapshot format) and publishes them.
+// publishExamples publishes the register samples and saved websites,
+// without the server's indexes (query.PublishFixtures).
 func publishExamples(t *testing.T) (state, out string, site render.Site) {
-	t.Helper()
-	dir := t.TempDir()
-	state, out = filepath.Join(dir, "state"), filepath.Join(dir, "out")
-	arch, err := pipeline.OpenArchive("../fixtures/websites", 2*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer arch.Close()
-	ctx := context.Background()
-	if _, err := pipeline.Compile(ctx, pipeline.CompileConfig{StateDir: state, Sites: arch, Seed: "../fixtures/compile/identity-seed.json",
-		Registers: []string{"../fixtures/registers/offeneregister-sample.jsonl", "../fixtures/registers/companies-house-sample.csv"},
-		Now:       time.Date(2026, 10, 2, 4, 0, 0, 0, time.UTC)}); err != nil {
-		t.Fatal(err)
-	}
-	site, _ = render.NewSite(render.DefaultBaseURL, taxonomy.Default())
-	if _, err := pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 2, 4, 5, 0, 0, time.UTC)}); err != nil {
-		t.Fatal(err)
-	}
-	return state, out, site
+	return query.PublishFixtures(t, false)
 }
 
 // The server opens the current publication, finds documents by path and

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -114,28 +113,11 @@ func layers(t testing.TB) ([]*search.Index, []map[string]bool) {
 
 // relevanceInputs are the relevance set's queries, each with its now.
 func relevanceInputs(t testing.TB) ([]schemas.SearchInput, []time.Time) {
-	raw, err := os.ReadFile("testdata/relevance.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var set struct {
-		Now   string          `json:"now"`
-		Cases []relevanceCase `json:"cases"`
-	}
-	if err := json.Unmarshal(raw, &set); err != nil {
-		t.Fatal(err)
-	}
+	set := readRelevanceSet(t)
 	var ins []schemas.SearchInput
 	var nows []time.Time
 	for _, c := range set.Cases {
-		now, err := time.Parse(time.RFC3339, set.Now)
-		if c.Now != "" {
-			now, err = time.Parse(time.RFC3339, c.Now)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		ins, nows = append(ins, c.Input), append(nows, now)
+		ins, nows = append(ins, c.Input), append(nows, set.nowOf(t, c))
 	}
 	return ins, nows
 }

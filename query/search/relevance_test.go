@@ -70,18 +70,41 @@ func TestRelevance(t *testing.T) {
 	}
 }
 
-func relevance(t *testing.T) {
+// relevanceSet is testdata/relevance.json: the queries, each with the
+// instant it runs at (its own, else the set's).
+type relevanceSet struct {
+	Now   string          `json:"now"`
+	Cases []relevanceCase `json:"cases"`
+}
+
+func readRelevanceSet(t testing.TB) relevanceSet {
+	t.Helper()
 	raw, err := os.ReadFile("testdata/relevance.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var set struct {
-		Now   string          `json:"now"`
-		Cases []relevanceCase `json:"cases"`
-	}
+	var set relevanceSet
 	if err := json.Unmarshal(raw, &set); err != nil {
 		t.Fatal(err)
 	}
+	return set
+}
+
+// nowOf is the instant a case runs at.
+func (set relevanceSet) nowOf(t testing.TB, c relevanceCase) time.Time {
+	t.Helper()
+	now, err := time.Parse(time.RFC3339, set.Now)
+	if c.Now != "" {
+		now, err = time.Parse(time.RFC3339, c.Now)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return now
+}
+
+func relevance(t *testing.T) {
+	set := readRelevanceSet(t)
 	if len(set.Cases) < 60 {
 		t.Fatalf("the relevance set has %d queries; the issue asks for at least 60", len(set.Cases))
 	}
@@ -92,13 +115,7 @@ func relevance(t *testing.T) {
 	}
 	for _, c := range set.Cases {
 		t.Run(c.ID, func(t *testing.T) {
-			now, err := time.Parse(time.RFC3339, set.Now)
-			if c.Now != "" {
-				now, err = time.Parse(time.RFC3339, c.Now)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			now := set.nowOf(t, c)
 			for _, list := range [][]string{c.First, c.Order, c.Includes, c.Excludes} {
 				for _, slug := range list {
 					if !slugs[slug] {
