@@ -38,8 +38,10 @@ func WriteServeFiles(dir string, files publication.ServeFiles, gaz *places.Gazet
 	}); err != nil {
 		return fmt.Errorf("document index file: %w", err)
 	}
-	packNames := built.packs
-	built = nil // the search index is built from the rows again, streamed
+	packNames, refs := built.packs, searchRefs(built)
+	// The search index grows without the document index's arrays: only
+	// where each entry's search record lies is kept (D115).
+	built = nil
 	if gaz == nil {
 		if gaz, err = places.Default(); err != nil {
 			return err
@@ -58,7 +60,7 @@ func WriteServeFiles(dir string, files publication.ServeFiles, gaz *places.Gazet
 		}
 		packs[name] = p
 	}
-	six, err := buildSearchFrom(searchRows(filepath.Join(dir, filepath.FromSlash(files.Index))), packs, gaz)
+	six, err := buildSearchFrom(refs, packs, gaz)
 	if err != nil {
 		return err
 	}
