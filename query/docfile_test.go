@@ -331,3 +331,70 @@ func TestServeFiles_UnusableFilesAreBuiltAgain(t *testing.T) {
 		sn.close()
 	}
 }
+
+// TestServeFiles_DeltaSharesTheMappedLayer: a delta publication links the
+// full publication's server indexes and names them in its manifest; the
+// server swapping to it keeps the mapped full layer (one map, a reference
+// more) and serves the delta's changes over it; the map is given back
+// when the last snapshot using it closes.
+func TestServeFiles_DeltaSharesTheMappedLayer(t *testing.T) {
+	state, out, site := publishFixtures(t, true)
+	snaps, err := OpenSnapshots(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snaps.Close()
+	full := snaps.Acquire()
+	base := full.ix.base
+	if base.mapped == nil || full.ServeFilesErr != nil {
+		t.Fatalf("the full publication's indexes are not mapped: %v", full.ServeFilesErr)
+	}
+	full.Release()
+	ctx := context.Background()
+	events := filepath.Join(t.TempDir(), "events.jsonl")
+	at := time.Date(2026, 10, 2, 5, 0, 0, 0, time.UTC)
+	if err := pipeline.ReportEvents(state, events, 3, at); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.Compile(ctx, pipeline.CompileConfig{StateDir: state, Verification: []string{events}, Now: at.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.Publish(ctx, pipeline.PublishConfig{StateDir: state, OutDir: out, Site: site, Delta: true,
+		ServeIndexes: ServeIndexer(nil), Now: at.Add(2 * time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := publication.Current(out)
+	m, err := publication.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Delta || m.Serve == nil || m.Serve.Index != m.Index[0] || len(m.Index) < 2 {
+		t.Fatalf("the delta's manifest: delta %v, index %v, serve %+v", m.Delta, m.Index, m.Serve)
+	}
+	for _, f := range []string{m.Serve.Docs, m.Serve.Search} {
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f))); err != nil {
+			t.Errorf("the delta lacks %s: %v", f, err)
+		}
+	}
+	if swapped, err := snaps.Refresh(); err != nil || !swapped {
+		t.Fatalf("swap to the delta: %v %v", swapped, err)
+	}
+	delta := snaps.Acquire()
+	if delta.ix.base != base || delta.ix.top == nil {
+		t.Fatal("the delta's snapshot does not share the mapped full layer")
+	}
+	if n := base.mapped.Refs(); n != 1 {
+		t.Errorf("the mapped layer has %d references after the full snapshot closed, want 1 (the delta's)", n)
+	}
+	if len(delta.ix.top.ents) != 3 {
+		t.Errorf("the delta layer holds %d entries, want the 3 changed", len(delta.ix.top.ents))
+	}
+	if _, ok := delta.Doc("/schreinerei-beispiel.md"); !ok {
+		t.Error("the delta snapshot does not find an entry of the full layer")
+	}
+	delta.Release()
+	snaps.Close()
+	if n := base.mapped.Refs(); n != 0 || base.mapped.Bytes() != nil {
+		t.Errorf("after the last snapshot closed the map has %d references", n)
+	}
+}

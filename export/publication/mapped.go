@@ -49,6 +49,9 @@ func MapFile(path string) (*Mapped, error) {
 // Bytes is the file's content, valid until the last Release.
 func (m *Mapped) Bytes() []byte { return m.data }
 
+// Refs is how many references are held (0: unmapped).
+func (m *Mapped) Refs() int64 { return m.refs.Load() }
+
 // Acquire takes another reference.
 func (m *Mapped) Acquire() { m.refs.Add(1) }
 
