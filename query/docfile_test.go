@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
@@ -24,7 +25,7 @@ import (
 // pipeline is only the tests' way to make a publication: the serving side
 // reads the publication format) and publishes them, with the server's
 // indexes (D115) when serve is set.
-func publishFixtures(t *testing.T, serve bool) (state, out string, site render.Site) {
+func publishFixtures(t testing.TB, serve bool) (state, out string, site render.Site) {
 	t.Helper()
 	root := t.TempDir()
 	state, out = filepath.Join(root, "state"), filepath.Join(root, "out")
@@ -52,7 +53,7 @@ func publishFixtures(t *testing.T, serve bool) (state, out string, site render.S
 
 // publishServed publishes the fixtures with the server's indexes: the
 // publication's directory and manifest.
-func publishServed(t *testing.T) (dir string, m *publication.Manifest) {
+func publishServed(t testing.TB) (dir string, m *publication.Manifest) {
 	t.Helper()
 	_, out, _ := publishFixtures(t, true)
 	dir, err := publication.Current(out)
@@ -397,4 +398,51 @@ func TestServeFiles_DeltaSharesTheMappedLayer(t *testing.T) {
 	if n := base.mapped.Refs(); n != 0 || base.mapped.Bytes() != nil {
 		t.Errorf("after the last snapshot closed the map has %d references", n)
 	}
+}
+
+// FuzzOpenDocFile: whatever the bytes, openDocFile refuses them or opens
+// an index whose every lookup stays inside its arrays (no panic, no
+// endless probe).
+func FuzzOpenDocFile(f *testing.F) {
+	dir, m := publishServed(f)
+	good, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(m.Serve.Docs)))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	for _, at := range []int{20, 100, 200, len(good) / 3, len(good) - 50} {
+		b := bytes.Clone(good)
+		b[at] ^= 0xff
+		f.Add(b)
+	}
+	tmp := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		path := filepath.Join(tmp, "fuzz.docs")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mp, err := publication.MapFile(path)
+		if err != nil {
+			return
+		}
+		defer mp.Release()
+		ix, err := openDocFile(mp)
+		if err != nil {
+			return
+		}
+		l := layers{base: ix}
+		for i := range min(len(ix.docs), 50) {
+			if r := ix.row(int32(i)); strings.HasPrefix(r.Path, "/") { // as a route asks
+				l.docAt(r.Path)
+			}
+		}
+		for _, k := range []string{"", "ent_x", "schreinerei-beispiel", string(data[:min(len(data), 40)])} {
+			l.byID(k)
+			l.bySlug(k)
+		}
+	})
 }
