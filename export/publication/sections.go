@@ -89,7 +89,7 @@ type Sections struct {
 // whole file, mapped), refusing another kind, a version newer than max, a
 // section out of the file or not aligned, and a big-endian machine.
 func ReadSections(b []byte, kind string, max uint32) (*Sections, error) {
-	if !littleEndian() {
+	if !LittleEndian() {
 		return nil, fmt.Errorf("sections: this machine is big-endian; the file is little-endian")
 	}
 	if len(b) < 24 || string(b[:8]) != sectionsMagic {
@@ -162,14 +162,21 @@ func Records[T any](s *Sections, name string) ([]T, error) {
 // RecordBytes are the bytes of a slice of records, as Records reads them.
 func RecordBytes[T any](s []T) Section {
 	var zero T
-	size := int(unsafe.Sizeof(zero))
-	if len(s) == 0 {
-		return Section{Size: size}
-	}
-	return Section{Size: size, Data: unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*size)}
+	return Section{Size: int(unsafe.Sizeof(zero)), Data: RecordData(s)}
 }
 
-func littleEndian() bool {
+// RecordData is a slice's records as the bytes they lie in (nil for
+// none): what a file that is used where it lies holds.
+func RecordData[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
+// LittleEndian reports whether this machine's memory is little-endian, as
+// the records of the files the server maps are.
+func LittleEndian() bool {
 	x := uint16(1)
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }

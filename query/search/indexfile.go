@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/daawid/registry/export/publication"
 )
 
 // The index file (issue 18). Building a layer's index when the server
@@ -176,22 +178,7 @@ func (s section) String() string { return sections[s].name }
 // every one (TestIndexFile_NoPadding).
 var aliasing func(elem any)
 
-// littleEndian reports whether this machine's memory is little-endian,
-// as the file's sections are.
-func littleEndian() bool {
-	x := uint16(1)
-	return *(*byte)(unsafe.Pointer(&x)) == 1
-}
-
 var errBigEndian = errors.New("search index file: this machine is big-endian; the file is little-endian memory")
-
-// raw is a slice's elements as bytes.
-func raw[T any](s []T) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])))
-}
 
 // stringList is strings as a section holds them: each its length (a
 // uvarint) and its bytes.
@@ -237,21 +224,21 @@ func compareCountry(a, b [2]byte) int { return bytes.Compare(a[:], b[:]) }
 // WriteTo writes the index file: the same index, built or opened, writes
 // the same bytes.
 func (ix *Index) WriteTo(w io.Writer) (int64, error) {
-	if !littleEndian() {
+	if !publication.LittleEndian() {
 		return 0, errBigEndian
 	}
 	var data [numSections][]byte
-	data[secEnts] = raw(ix.ents)
-	data[secFlags] = raw(ix.flags)
-	data[secHashes] = raw(ix.hashes)
-	data[secPoints] = raw(ix.points)
-	data[secTexts] = raw(ix.texts)
-	data[secCats] = raw(ix.cats)
-	data[secLocs] = raw(ix.locs)
-	data[secRules] = raw(ix.rules)
-	data[secExcs] = raw(ix.excs)
-	data[secAreas] = raw(ix.areas)
-	data[secRadii] = raw(ix.radii)
+	data[secEnts] = publication.RecordData(ix.ents)
+	data[secFlags] = publication.RecordData(ix.flags)
+	data[secHashes] = publication.RecordData(ix.hashes)
+	data[secPoints] = publication.RecordData(ix.points)
+	data[secTexts] = publication.RecordData(ix.texts)
+	data[secCats] = publication.RecordData(ix.cats)
+	data[secLocs] = publication.RecordData(ix.locs)
+	data[secRules] = publication.RecordData(ix.rules)
+	data[secExcs] = publication.RecordData(ix.excs)
+	data[secAreas] = publication.RecordData(ix.areas)
+	data[secRadii] = publication.RecordData(ix.radii)
 	data[secArena] = ix.arena
 	zones := make([]string, len(ix.zones))
 	for i, z := range ix.zones {
@@ -259,43 +246,43 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	}
 	data[secZones] = stringList(zones)
 	data[secForwardArena] = ix.words.forward.arena
-	data[secForwardOff] = raw(ix.words.forward.off)
+	data[secForwardOff] = publication.RecordData(ix.words.forward.off)
 	data[secBackwardArena] = ix.words.backward.arena
-	data[secBackwardOff] = raw(ix.words.backward.off)
-	data[secBack] = raw(ix.words.back)
-	data[secStart] = raw(ix.start)
-	data[secPost] = raw(ix.post)
-	data[secTaxonomy] = raw([]uint64{taxonomyHash(ix.cw.codes)})
-	data[secCatStart] = raw(ix.catStart)
-	data[secCatPost] = raw(ix.catPost)
-	data[secIDHashes] = raw(ix.idHashes)
-	data[secIDRefs] = raw(ix.idRefs)
+	data[secBackwardOff] = publication.RecordData(ix.words.backward.off)
+	data[secBack] = publication.RecordData(ix.words.back)
+	data[secStart] = publication.RecordData(ix.start)
+	data[secPost] = publication.RecordData(ix.post)
+	data[secTaxonomy] = publication.RecordData([]uint64{taxonomyHash(ix.cw.codes)})
+	data[secCatStart] = publication.RecordData(ix.catStart)
+	data[secCatPost] = publication.RecordData(ix.catPost)
+	data[secIDHashes] = publication.RecordData(ix.idHashes)
+	data[secIDRefs] = publication.RecordData(ix.idRefs)
 	data[secKnown] = stringList(slices.Sorted(maps.Keys(ix.known)))
 	var errs []error
 	ints := func(m map[uint32][]int32, keys, start, ents section) {
 		k, s, v, err := flatten(m, cmp.Compare[uint32])
-		data[keys], data[start], data[ents] = raw(k), raw(s), raw(v)
+		data[keys], data[start], data[ents] = publication.RecordData(k), publication.RecordData(s), publication.RecordData(v)
 		errs = append(errs, err)
 	}
 	ints(ix.byTown, secByTown, secByTownStart, secByTownEnts)
 	ints(ix.servesTown, secServesTown, secServesTownStart, secServesTownEnts)
 	names := func(m map[string][]int32, keys, start, ents section) {
 		k, s, v, err := flatten(m, strings.Compare)
-		data[keys], data[start], data[ents] = stringList(k), raw(s), raw(v)
+		data[keys], data[start], data[ents] = stringList(k), publication.RecordData(s), publication.RecordData(v)
 		errs = append(errs, err)
 	}
 	names(ix.byRegion, secByRegion, secByRegionStart, secByRegionEnts)
 	names(ix.byName, secByName, secByNameStart, secByNameEnts)
 	k, s, v, err := flatten(ix.byCountry, compareCountry)
-	data[secByCountry], data[secByCountryStart], data[secByCountryEnts] = raw(k), raw(s), raw(v)
+	data[secByCountry], data[secByCountryStart], data[secByCountryEnts] = publication.RecordData(k), publication.RecordData(s), publication.RecordData(v)
 	errs = append(errs, err)
 	pk, ps, pv, err := flatten(ix.postal, compareCountry)
-	data[secPostal], data[secPostalStart], data[secPostalRefs] = raw(pk), raw(ps), raw(pv)
+	data[secPostal], data[secPostalStart], data[secPostalRefs] = publication.RecordData(pk), publication.RecordData(ps), publication.RecordData(pv)
 	errs = append(errs, err)
 	ck, cs, cv, err := flatten(ix.radiusCells, cmp.Compare[int32])
-	data[secRadiusCells], data[secRadiusCellsStart], data[secRadiusCellsEnts] = raw(ck), raw(cs), raw(cv)
+	data[secRadiusCells], data[secRadiusCellsStart], data[secRadiusCellsEnts] = publication.RecordData(ck), publication.RecordData(cs), publication.RecordData(cv)
 	errs = append(errs, err)
-	data[secAnywhere] = raw(ix.anywhere)
+	data[secAnywhere] = publication.RecordData(ix.anywhere)
 	if err := errors.Join(errs...); err != nil {
 		return 0, err
 	}
@@ -515,7 +502,7 @@ func (o *opener) readStrings(s section) []string {
 // would send a query out of its arrays, is refused naming the section,
 // so that no query over an index opened panics on its file.
 func OpenIndex(b []byte) (*Index, error) {
-	if !littleEndian() {
+	if !publication.LittleEndian() {
 		return nil, errBigEndian
 	}
 	f, err := readHeader(b)
