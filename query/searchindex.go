@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/daawid/registry/export/publication"
@@ -41,49 +43,77 @@ func (s *Snapshot) buildSearch(ix *docIndex, gaz *places.Gazetteer) (*search.Ind
 // buildSearchIndex builds the search index of a document index from its
 // entries' search records, read from the packs it points into.
 func buildSearchIndex(ix *docIndex, packs map[string]*pack, gaz *places.Gazetteer) (*search.Index, error) {
-	return buildSearchFrom(searchRefs(ix), packs, gaz)
-}
-
-// searchRef is where an entry's search record lies (pack nil: the entry
-// is hidden): what building its search index needs of a document index.
-type searchRef struct {
-	id, pack, encoding string
-	offset, length     int64
-	checksum           uint32
-	has                bool
-}
-
-func refOf(id string, row *publication.DocRow) searchRef {
-	if row == nil {
-		return searchRef{id: id}
+	refs, err := searchRefsOf(ix)
+	if err != nil {
+		return nil, err
 	}
-	return searchRef{id: id, pack: row.Pack, encoding: row.Encoding, offset: row.Offset, length: row.Length, checksum: row.Checksum, has: true}
+	b := search.NewBuilder(gaz)
+	if err := addSearchRecords(b, refs, packs); err != nil {
+		return nil, err
+	}
+	return b.Build(), nil
 }
 
-// searchRefs are the entries of a document index with their search
-// records, in its order, so that the index's arrays may go before the
-// search index grows (D115).
-func searchRefs(ix *docIndex) []searchRef {
-	refs := make([]searchRef, 0, len(ix.ents))
+// searchRefs are where the entries of a document index have their
+// search records, in its order: what building its search index needs of
+// it, so that the index's arrays may go before the search index grows
+// (D115). 24 bytes an entry, without a pointer (D116).
+type searchRefs struct {
+	refs   []searchRef
+	packs  []string // a ref's pack
+	hidden []string // the IDs of the entries without a record
+	// idOf is the ID of the i'th entry, for hiding one whose record is
+	// damaged; nil in a full layer, which has no layer under it to hide
+	// an entry in: there such an entry is only left out.
+	idOf func(i int) string
+}
+
+// searchRef is where an entry's search record lies, or (has false) the
+// entry hidden, hidden[at] its ID.
+type searchRef struct {
+	offset           int64
+	length, checksum uint32
+	at               int32 // hidden's index
+	pack             uint16
+	encoding         uint8 // in docEncodings
+	has              bool
+}
+
+// searchRefsOf are a document index's searchRefs.
+func searchRefsOf(ix *docIndex) (*searchRefs, error) {
+	out := &searchRefs{refs: make([]searchRef, 0, len(ix.ents)), packs: slices.Clone(ix.packs),
+		idOf: func(i int) string { return string(ix.idOf(int32(i))) }}
 	for at := range ix.ents {
-		id := string(ix.idOf(int32(at)))
-		if i, ok := ix.entryDoc(int32(at), render.KindSearch, ""); ok && !ix.ents[at].removed {
-			d := &ix.docs[i]
-			ref := searchRef{id: id, pack: ix.packs[d.pack], encoding: docEncodings[d.encoding], offset: d.offset, length: int64(d.length),
-				checksum: d.sum, has: true}
-			if r, replaced := ix.full[i]; replaced {
-				ref = refOf(id, &r)
-			}
-			refs = append(refs, ref)
+		i, ok := ix.entryDoc(int32(at), render.KindSearch, "")
+		if !ok || ix.ents[at].removed {
+			out.refs = append(out.refs, searchRef{at: int32(len(out.hidden))})
+			out.hidden = append(out.hidden, string(ix.idOf(int32(at))))
 			continue
 		}
-		refs = append(refs, searchRef{id: id})
+		d := &ix.docs[i]
+		ref := searchRef{offset: d.offset, length: d.length, checksum: d.sum, pack: d.pack, encoding: d.encoding, has: true}
+		if r, replaced := ix.full[i]; replaced {
+			enc, err := encodingCode(r.Encoding)
+			if err != nil {
+				return nil, err
+			}
+			p := slices.Index(out.packs, r.Pack)
+			if p < 0 {
+				p = len(out.packs)
+				out.packs = append(out.packs, r.Pack)
+			}
+			if r.Length > math.MaxUint32 || p > math.MaxUint16 {
+				return nil, fmt.Errorf("search index: entry %s: a search record of %d bytes, or %d packs", ix.idOf(int32(at)), r.Length, p)
+			}
+			ref = searchRef{offset: r.Offset, length: uint32(r.Length), checksum: r.Checksum, pack: uint16(p), encoding: enc, has: true}
+		}
+		out.refs = append(out.refs, ref)
 	}
-	return refs
+	return out, nil
 }
 
 // searchItem is a search record read and decoded for the builder (rec
-// nil: hide the entry).
+// nil: hide the entry, its ID id).
 type searchItem struct {
 	id  string
 	rec *schemas.SearchRecord
@@ -93,17 +123,25 @@ type searchItem struct {
 // they are.
 type searchBatch struct {
 	refs  []searchRef
+	start int // the first ref's place
 	items []searchItem
 	err   error
 	done  chan struct{}
 }
 
-// buildSearchFrom builds a search index from the entries refs gives, each
-// with where its search record lies (none: the entry is hidden). The
-// records are read, checked, decompressed and decoded on every core, a
-// batch at a time, and added in their order (the index is the same).
-func buildSearchFrom(refs []searchRef, packs map[string]*pack, gaz *places.Gazetteer) (*search.Index, error) {
+// addSearchRecords adds to b the entries rs gives, each with where its
+// search record lies (none: the entry is hidden). The records are read,
+// checked, decompressed and decoded on every core, a batch at a time,
+// and added in their order (the index is the same).
+func addSearchRecords(b *search.Builder, rs *searchRefs, packs map[string]*pack) error {
 	const batchSize = 512
+	ps := make([]*pack, len(rs.packs))
+	for i, name := range rs.packs {
+		if ps[i] = packs[name]; ps[i] == nil {
+			return fmt.Errorf("search index: no pack %s", name)
+		}
+	}
+	refs := rs.refs
 	workers := max(1, runtime.GOMAXPROCS(0))
 	jobs, order := make(chan *searchBatch, 2*workers), make(chan *searchBatch, 2*workers)
 	stop := make(chan struct{})
@@ -116,9 +154,13 @@ func buildSearchFrom(refs []searchRef, packs map[string]*pack, gaz *places.Gazet
 			for b := range jobs {
 				b.items = make([]searchItem, len(b.refs))
 				for i, r := range b.refs {
-					b.items[i].id = r.id
-					if r.has && b.err == nil {
-						b.items[i].rec, b.err = readSearchRecord(r, packs, &buf, &dec)
+					if !r.has {
+						b.items[i].id = rs.hidden[r.at]
+					} else if b.err == nil {
+						b.items[i].rec, b.err = readSearchRecord(r, ps[r.pack], rs.packs[r.pack], &buf, &dec)
+						if b.items[i].rec == nil && rs.idOf != nil {
+							b.items[i].id = rs.idOf(b.start + i)
+						}
 					}
 				}
 				close(b.done)
@@ -140,13 +182,12 @@ func buildSearchFrom(refs []searchRef, packs map[string]*pack, gaz *places.Gazet
 			return true
 		}
 		for start := 0; start < len(refs); start += batchSize {
-			cur.refs = refs[start:min(start+batchSize, len(refs))]
+			cur.refs, cur.start = refs[start:min(start+batchSize, len(refs))], start
 			if !send() {
 				return
 			}
 		}
 	}()
-	b := search.NewBuilder(gaz)
 	err := func() error {
 		for batch := range order {
 			<-batch.done
@@ -155,7 +196,9 @@ func buildSearchFrom(refs []searchRef, packs map[string]*pack, gaz *places.Gazet
 			}
 			for _, it := range batch.items {
 				if it.rec == nil {
-					b.Hide(it.id)
+					if it.id != "" {
+						b.Hide(it.id)
+					}
 				} else if err := b.Add(it.rec); err != nil {
 					return err
 				}
@@ -169,26 +212,19 @@ func buildSearchFrom(refs []searchRef, packs map[string]*pack, gaz *places.Gazet
 		}
 	}
 	wg.Wait()
-	if err != nil {
-		return nil, err
-	}
-	return b.Build(), nil
+	return err
 }
 
 // readSearchRecord reads an entry's search record from its pack: nil when
 // the entry stays out of search (damaged or undecodable bytes).
-func readSearchRecord(r searchRef, packs map[string]*pack, buf, dec *[]byte) (*schemas.SearchRecord, error) {
-	p, ok := packs[r.pack]
-	if !ok {
-		return nil, fmt.Errorf("search index: no pack %s", r.pack)
-	}
-	if int64(cap(*buf)) < r.length {
+func readSearchRecord(r searchRef, p *pack, packName string, buf, dec *[]byte) (*schemas.SearchRecord, error) {
+	if cap(*buf) < int(r.length) {
 		*buf = make([]byte, r.length)
 	}
 	b := (*buf)[:r.length]
 	// Not through the document cache: search records are read once.
 	if _, err := p.f.ReadAt(b, r.offset); err != nil && err != io.EOF {
-		return nil, fmt.Errorf("search index: entry %s: %w", r.id, err)
+		return nil, fmt.Errorf("search index: the search record at %d in %s: %w", r.offset, packName, err)
 	}
 	if !publication.DocChecksumOK(b, r.checksum) {
 		// A damaged record leaves the entry out of search rather than the
@@ -197,9 +233,9 @@ func readSearchRecord(r searchRef, packs map[string]*pack, buf, dec *[]byte) (*s
 		return nil, nil
 	}
 	body := b
-	if r.encoding != publication.EncodingIdentity {
+	if enc := docEncodings[r.encoding]; enc != publication.EncodingIdentity {
 		var err error
-		if *dec, err = publication.DecodeDoc((*dec)[:0], b, r.encoding); err != nil {
+		if *dec, err = publication.DecodeDoc((*dec)[:0], b, enc); err != nil {
 			// Bytes that pass their checksum and do not decode are a
 			// writer's fault; the entry stays out of search, as a damaged
 			// record does (issue 18).
@@ -209,7 +245,7 @@ func readSearchRecord(r searchRef, packs map[string]*pack, buf, dec *[]byte) (*s
 	}
 	var rec schemas.SearchRecord
 	if err := json.Unmarshal(body, &rec); err != nil {
-		return nil, fmt.Errorf("search index: entry %s: %w", r.id, err)
+		return nil, fmt.Errorf("search index: the search record at %d in %s: %w", r.offset, packName, err)
 	}
 	return &rec, nil
 }

@@ -1,12 +1,14 @@
 package query
 
 import (
+	"bufio"
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
 
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/query/places"
+	"github.com/daawid/registry/query/search"
 )
 
 // WriteServeFiles writes the server's indexes of a publication's full
@@ -38,9 +40,14 @@ func WriteServeFiles(dir string, files publication.ServeFiles, gaz *places.Gazet
 	}); err != nil {
 		return fmt.Errorf("document index file: %w", err)
 	}
-	packNames, refs := built.packs, searchRefs(built)
+	refs, err := searchRefsOf(built)
+	if err != nil {
+		return err
+	}
+	refs.idOf = nil // the full layer: see searchRefs
 	// The search index grows without the document index's arrays: only
-	// where each entry's search record lies is kept (D115).
+	// where each entry's search record lies is kept (D115, 24 bytes an
+	// entry: D116).
 	built = nil
 	if gaz == nil {
 		if gaz, err = places.Default(); err != nil {
@@ -53,20 +60,32 @@ func WriteServeFiles(dir string, files publication.ServeFiles, gaz *places.Gazet
 			p.f.Close()
 		}
 	}()
-	for _, name := range packNames {
+	for _, name := range refs.packs {
 		p, err := openPack(filepath.Join(dir, filepath.FromSlash(name)), nil)
 		if err != nil {
 			return err
 		}
 		packs[name] = p
 	}
-	six, err := buildSearchFrom(refs, packs, gaz)
+	// The builder holds of the arrays growing with the entries only the
+	// entry being added; the rest waits in temporary files beside the
+	// index, copied into the search file at the end (D116).
+	searchPath := filepath.Join(dir, filepath.FromSlash(files.Search))
+	b, err := search.NewSpillingBuilder(gaz, filepath.Dir(searchPath))
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(dir, filepath.FromSlash(files.Search)), func(f *publication.AtomicFile) error {
-		_, err := six.WriteTo(f.File)
+	defer b.Close()
+	if err := addSearchRecords(b, refs, packs); err != nil {
 		return err
+	}
+	refs = nil
+	if err := writeAtomic(searchPath, func(f *publication.AtomicFile) error {
+		w := bufio.NewWriterSize(f.File, 1<<20)
+		if _, err := b.WriteFile(w); err != nil {
+			return err
+		}
+		return w.Flush()
 	}); err != nil {
 		return fmt.Errorf("search index file: %w", err)
 	}

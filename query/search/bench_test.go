@@ -28,6 +28,18 @@ func benchSearcher(b testing.TB, n int) (*search.Searcher, []schemas.SearchInput
 	if err != nil {
 		b.Fatal(err)
 	}
+	recs, ins := benchRecords(n)
+	bl := search.NewBuilder(g)
+	for i := range recs {
+		if err := bl.Add(&recs[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return &search.Searcher{Layers: []*search.Index{bl.Build()}, Gaz: g}, ins
+}
+
+// benchRecords are benchSearcher's records and queries.
+func benchRecords(n int) ([]schemas.SearchRecord, []schemas.SearchInput) {
 	tax := taxonomy.Default()
 	var cats []taxonomy.Category
 	for _, c := range tax.Categories() {
@@ -36,7 +48,7 @@ func benchSearcher(b testing.TB, n int) (*search.Searcher, []schemas.SearchInput
 		}
 	}
 	r := rand.New(rand.NewPCG(7, 7))
-	bl := search.NewBuilder(g)
+	recs := make([]schemas.SearchRecord, 0, n)
 	for i := range n {
 		t := benchTowns[r.IntN(len(benchTowns))]
 		c := cats[r.IntN(len(cats))]
@@ -51,9 +63,7 @@ func benchSearcher(b testing.TB, n int) (*search.Searcher, []schemas.SearchInput
 		if i%3 == 0 {
 			rec.Locations[0].Hours = []schemas.HoursRule{{Days: []schemas.DayOfWeek{"mon", "tue", "wed", "thu", "fri"}, Opens: "08:00", Closes: "18:00"}}
 		}
-		if err := bl.Add(&rec); err != nil {
-			b.Fatal(err)
-		}
+		recs = append(recs, rec)
 	}
 	var ins []schemas.SearchInput
 	for i := range 200 {
@@ -70,7 +80,7 @@ func benchSearcher(b testing.TB, n int) (*search.Searcher, []schemas.SearchInput
 		}
 		ins = append(ins, in)
 	}
-	return &search.Searcher{Layers: []*search.Index{bl.Build()}, Gaz: g}, ins
+	return recs, ins
 }
 
 // BenchmarkSearch: the mix (place + words, postal code +

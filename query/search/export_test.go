@@ -55,3 +55,11 @@ func SectionSpan(b []byte, name string) (entry, off, n int, err error) {
 	}
 	return 0, 0, 0, fmt.Errorf("no section %s", name)
 }
+
+// SetSpillChunk makes spilling builders write their columns out every n
+// bytes until restore is called.
+func SetSpillChunk(n int) (restore func()) {
+	old := spillChunk
+	spillChunk = n
+	return func() { spillChunk = old }
+}

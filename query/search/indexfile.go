@@ -224,10 +224,19 @@ func compareCountry(a, b [2]byte) int { return bytes.Compare(a[:], b[:]) }
 // WriteTo writes the index file: the same index, built or opened, writes
 // the same bytes.
 func (ix *Index) WriteTo(w io.Writer) (int64, error) {
-	if !publication.LittleEndian() {
-		return 0, errBigEndian
+	data, err := ix.sectionData()
+	if err != nil {
+		return 0, err
 	}
+	return writeSections(w, &data, nil)
+}
+
+// sectionData are the bytes of the index's sections.
+func (ix *Index) sectionData() ([numSections][]byte, error) {
 	var data [numSections][]byte
+	if !publication.LittleEndian() {
+		return data, errBigEndian
+	}
 	data[secEnts] = publication.RecordData(ix.ents)
 	data[secFlags] = publication.RecordData(ix.flags)
 	data[secHashes] = publication.RecordData(ix.hashes)
@@ -283,21 +292,23 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	data[secRadiusCells], data[secRadiusCellsStart], data[secRadiusCellsEnts] = publication.RecordData(ck), publication.RecordData(cs), publication.RecordData(cv)
 	errs = append(errs, err)
 	data[secAnywhere] = publication.RecordData(ix.anywhere)
-	if err := errors.Join(errs...); err != nil {
-		return 0, err
-	}
-	return writeSections(w, &data)
+	return data, errors.Join(errs...)
 }
 
-// writeSections writes the header and the sections.
-func writeSections(w io.Writer, data *[numSections][]byte) (int64, error) {
+// writeSections writes the header and the sections: data's, or where cols
+// has one, that column's (a spilling builder's).
+func writeSections(w io.Writer, data *[numSections][]byte, cols *[numSections]spilled) (int64, error) {
 	n := int(numSections) - 1
-	var offs [numSections]uint64
+	var offs, lens [numSections]uint64
 	end := uint64(headerSize + n*tableEntry)
 	for s := section(1); s < numSections; s++ {
+		lens[s] = uint64(len(data[s]))
+		if cols != nil && cols[s] != nil {
+			lens[s] = uint64(cols[s].bytes())
+		}
 		end = alignUp(end)
 		offs[s] = end
-		end += uint64(len(data[s]))
+		end += lens[s]
 	}
 	size := alignUp(end)
 	hdr := make([]byte, 0, headerSize+n*tableEntry)
@@ -309,12 +320,18 @@ func writeSections(w io.Writer, data *[numSections][]byte) (int64, error) {
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(s))
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(sections[s].elem))
 		hdr = binary.LittleEndian.AppendUint64(hdr, offs[s])
-		hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(data[s])))
+		hdr = binary.LittleEndian.AppendUint64(hdr, lens[s])
 	}
 	cw := &countingWriter{w: w}
 	cw.write(hdr)
 	for s := section(1); s < numSections; s++ {
 		cw.pad(offs[s])
+		if cols != nil && cols[s] != nil {
+			if cw.err == nil {
+				cw.err = cols[s].copyTo(cw)
+			}
+			continue
+		}
 		cw.write(data[s])
 	}
 	cw.pad(size)
@@ -337,6 +354,13 @@ func (c *countingWriter) write(b []byte) {
 	n, err := c.w.Write(b)
 	c.n += int64(n)
 	c.err = err
+}
+
+// Write is write for a column's copy.
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n0 := c.n
+	c.write(b)
+	return int(c.n - n0), c.err
 }
 
 // pad writes zeros up to offset to.
