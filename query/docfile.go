@@ -78,6 +78,12 @@ func writeDocFile(w io.Writer, ix *docIndex) (int64, error) {
 		named("slugs", publication.RecordBytes(ix.slugs.slots)),
 		{Name: "tables", Size: 1, Data: tables},
 	}
+	if sp := ix.sp; sp != nil {
+		// A spilling read's arrays are in its columns (docspill.go).
+		secs[0].Data, secs[0].Source = nil, &sp.docs
+		secs[1].Data, secs[1].Source = nil, &sp.ents
+		secs[2].Data, secs[2].Source = nil, &sp.arena
+	}
 	return publication.WriteSections(w, docFileKind, docFileVersion, secs)
 }
 

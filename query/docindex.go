@@ -52,6 +52,12 @@ type docIndex struct {
 	// mapped is the file the arrays lie in, for an index a publication
 	// wrote for its server (D115); nil: they are in the heap.
 	mapped *publication.Mapped
+	// sp is set while a publication writes the server's document file
+	// (docspill.go, D116): docs, ents and arena then hold only the
+	// entries since the last spill, the first of each at these bases.
+	sp               *docSpill
+	docBase, entBase int32
+	arenaBase        uint32
 }
 
 // docRec is one document, compact: its path is not kept but made from
@@ -107,16 +113,26 @@ type entryInfo struct {
 	Langs                 []string // default first
 }
 
-func (ix *docIndex) str(off uint32, n uint8) string { return string(ix.arena[off : off+uint32(n)]) }
+// doc, ent and bytesAt are a document, an entry and a string of the
+// arena by their places in the whole index (the bases are 0 but while
+// a spilling index is read, D116).
+func (ix *docIndex) doc(i int32) *docRec    { return &ix.docs[i-ix.docBase] }
+func (ix *docIndex) ent(at int32) *entryRec { return &ix.ents[at-ix.entBase] }
+func (ix *docIndex) bytesAt(off uint32, n uint8) []byte {
+	off -= ix.arenaBase
+	return ix.arena[off : off+uint32(n)]
+}
+
+func (ix *docIndex) str(off uint32, n uint8) string { return string(ix.bytesAt(off, n)) }
 
 func (ix *docIndex) idOf(at int32) []byte {
-	e := &ix.ents[at]
-	return ix.arena[e.id : e.id+uint32(e.idLen)]
+	e := ix.ent(at)
+	return ix.bytesAt(e.id, e.idLen)
 }
 
 func (ix *docIndex) slugOf(at int32) []byte {
-	e := &ix.ents[at]
-	return ix.arena[e.slug : e.slug+uint32(e.slugLen)]
+	e := ix.ent(at)
+	return ix.bytesAt(e.slug, e.slugLen)
 }
 
 func (ix *docIndex) info(at int32) entryInfo {
@@ -177,9 +193,22 @@ func renderKeyOf(etag string) string {
 // every document of an entry it names; the last index's registry-level
 // files are the ones served, publication.ResolveDocs).
 func readDocIndex(dir string, files []string) (*docIndex, error) {
+	return readDocIndexSpilling(dir, files, nil)
+}
+
+// readDocIndexSpilling is readDocIndex, spilling when sp is set (one
+// file only: docspill.go).
+func readDocIndexSpilling(dir string, files []string, sp *docSpill) (*docIndex, error) {
 	ix := &docIndex{site: map[string]publication.DocRow{}, full: map[int32]publication.DocRow{},
 		extra: map[string]int32{}, codes: map[string]int{}, search: &searchLayer{}}
 	ix.byID = newHashTable(1<<10, ix.idOf)
+	if sp != nil {
+		if len(files) != 1 {
+			return nil, fmt.Errorf("document index: a spilling read of %d index files; it reads one", len(files))
+		}
+		ix.sp = sp
+		ix.byID.hashOf, ix.byID.keyOf = sp.idHash, ix.spilledID
+	}
 	ix.files = files
 	ix.langSets = append(ix.langSets, nil) // code 0: no languages yet
 	ix.codes["s"] = 0
@@ -196,6 +225,9 @@ func readDocIndex(dir string, files []string) (*docIndex, error) {
 		if err != nil {
 			return nil, err
 		}
+	}
+	if ix.sp != nil {
+		return ix, ix.spillEnd()
 	}
 	live := 0
 	for i := range ix.ents {
@@ -222,7 +254,7 @@ func (ix *docIndex) intern(s string) (uint32, uint8, error) {
 	if len(s) > 255 {
 		return 0, 0, fmt.Errorf("%q is longer than 255 bytes", s)
 	}
-	off := uint32(len(ix.arena))
+	off := ix.arenaBase + uint32(len(ix.arena))
 	ix.arena = append(ix.arena, s...)
 	return off, uint8(len(s)), nil
 }
@@ -236,28 +268,35 @@ func (ix *docIndex) add(r *publication.DocRow, chain int32) error {
 	}
 	at, known := ix.byID.find(r.EntryID)
 	if !known {
+		if ix.sp != nil {
+			if err := ix.spillEntry(r.EntryID); err != nil {
+				return err
+			}
+		}
 		off, n, err := ix.intern(r.EntryID)
 		if err != nil {
 			return err
 		}
-		at = int32(len(ix.ents))
+		at = ix.entBase + int32(len(ix.ents))
 		ix.ents = append(ix.ents, entryRec{id: off, idLen: n, chain: -1})
 		ix.byID.insert(at)
+	} else if at < ix.entBase {
+		return fmt.Errorf("the documents of entry %s are not together (the index is grouped by entry, D59)", r.EntryID)
 	}
-	e := &ix.ents[at]
+	e := ix.ent(at)
 	if e.chain != chain {
 		key, err := ix.code(&ix.keys, "r", renderKeyOf(r.ETag), 65535)
 		if err != nil {
 			return err
 		}
 		slug, slugLen := e.slug, e.slugLen
-		if string(ix.arena[slug:slug+uint32(slugLen)]) != r.Slug || slugLen == 0 {
+		if slugLen == 0 || string(ix.bytesAt(slug, slugLen)) != r.Slug {
 			if slug, slugLen, err = ix.intern(r.Slug); err != nil {
 				return err
 			}
 		}
 		*e = entryRec{id: e.id, idLen: e.idLen, slug: slug, slugLen: slugLen, revision: r.Revision, lastModified: millis(r.LastModified),
-			next: millis(r.NextChangeAt), key: uint16(key), first: int32(len(ix.docs)), chain: chain}
+			next: millis(r.NextChangeAt), key: uint16(key), first: ix.docBase + int32(len(ix.docs)), chain: chain}
 		if r.Kind == publication.KindRemoved {
 			e.removed = true
 			return nil
@@ -266,7 +305,7 @@ func (ix *docIndex) add(r *publication.DocRow, chain int32) error {
 	if e.removed {
 		return fmt.Errorf("entry %s has documents after its tombstone", r.EntryID)
 	}
-	if int(e.first+e.n) != len(ix.docs) {
+	if e.first+e.n != ix.docBase+int32(len(ix.docs)) {
 		return fmt.Errorf("the documents of entry %s are not together (the index is grouped by entry, D59)", r.EntryID)
 	}
 	kind, err := ix.code(&ix.kinds, "k", r.Kind, 255)
@@ -288,7 +327,7 @@ func (ix *docIndex) add(r *publication.DocRow, chain int32) error {
 	if r.Length < 0 || r.Length > math.MaxUint32 || r.DecodedLength() > math.MaxUint32 {
 		return fmt.Errorf("document %s: field length: %d bytes stored, %d decoded; at most 4 GiB", r.Path, r.Length, r.DecodedLength())
 	}
-	i := int32(len(ix.docs))
+	i := ix.docBase + int32(len(ix.docs))
 	ix.docs = append(ix.docs, docRec{offset: r.Offset, length: uint32(r.Length), decoded: uint32(r.DecodedLength()), sum: r.Checksum, entry: at,
 		pack: uint16(pack), kind: uint8(kind), lang: uint8(lang), variant: pathVariant(r.Kind, r.Path), encoding: enc})
 	e.n++
@@ -329,8 +368,8 @@ func (ix *docIndex) rowAt(i int32, path string) publication.DocRow {
 			return r
 		}
 	}
-	d := &ix.docs[i]
-	e := &ix.ents[d.entry]
+	d := ix.doc(i)
+	e := ix.ent(d.entry)
 	id, slug := ix.str(e.id, e.idLen), ix.str(e.slug, e.slugLen)
 	kind, lang := ix.kinds[d.kind], ix.langs[d.lang]
 	if path == "" {
@@ -348,7 +387,7 @@ func (ix *docIndex) rowAt(i int32, path string) publication.DocRow {
 }
 
 // langsOf is the languages of a document's entry, default first.
-func (ix *docIndex) langsOf(i int32) []string { return ix.langSets[ix.ents[ix.docs[i].entry].langs] }
+func (ix *docIndex) langsOf(i int32) []string { return ix.langSets[ix.ent(ix.doc(i).entry).langs] }
 
 func (ix *docIndex) defaultLang(e *entryRec) string {
 	if l := ix.langSets[e.langs]; len(l) > 0 {
@@ -422,11 +461,11 @@ func boolIndex(v bool) int {
 // docAtEntry finds the document of an entry (of this layer) served at a
 // path.
 func (ix *docIndex) docAtEntry(at int32, slug, path string) (int32, bool) {
-	e := &ix.ents[at]
+	e := ix.ent(at)
 	def := ix.defaultLang(e)
 	var buf [128]byte
 	for i := e.first; i < e.first+e.n; i++ {
-		d := &ix.docs[i]
+		d := ix.doc(i)
 		kind := ix.kinds[d.kind]
 		if kind == render.KindView || kind == render.KindEntry || kind == render.KindSearch || kind == render.KindCard {
 			continue
@@ -451,9 +490,9 @@ func (ix *docIndex) entryDoc(at int32, kind, lang string) (int32, bool) {
 	if !ok {
 		return 0, false
 	}
-	e := &ix.ents[at]
+	e := ix.ent(at)
 	for i := e.first; i < e.first+e.n; i++ {
-		if d := &ix.docs[i]; int(d.kind) == k && int(d.lang) == l {
+		if d := ix.doc(i); int(d.kind) == k && int(d.lang) == l {
 			return i, true
 		}
 	}
@@ -477,6 +516,10 @@ type hashTable struct {
 	slots []int32 // place + 1; 0 is empty
 	n     int
 	keyOf func(at int32) []byte
+	// hashOf, when set, is a place's key's hash, kept apart (a spilling
+	// read, D116): a slot is compared by hash first, and its key read
+	// only when the hashes agree.
+	hashOf func(at int32) uint64
 }
 
 func newHashTable(n int, keyOf func(int32) []byte) hashTable {
@@ -509,6 +552,9 @@ func (h *hashTable) probe(hash uint64, eq func(key []byte) bool) (int32, bool) {
 		if v == 0 {
 			return 0, false
 		}
+		if h.hashOf != nil && h.hashOf(v-1) != hash {
+			continue
+		}
 		if eq(h.keyOf(v - 1)) {
 			return v - 1, true
 		}
@@ -533,7 +579,13 @@ func (h *hashTable) insert(at int32) {
 
 func (h *hashTable) put(at int32) {
 	mask := uint64(len(h.slots) - 1)
-	for i := xxhash.Sum64(h.keyOf(at)) & mask; ; i = (i + 1) & mask {
+	var hash uint64
+	if h.hashOf != nil {
+		hash = h.hashOf(at)
+	} else {
+		hash = xxhash.Sum64(h.keyOf(at))
+	}
+	for i := hash & mask; ; i = (i + 1) & mask {
 		if h.slots[i] == 0 {
 			h.slots[i] = at + 1
 			return

@@ -81,35 +81,44 @@ type searchRef struct {
 
 // searchRefsOf are a document index's searchRefs.
 func searchRefsOf(ix *docIndex) (*searchRefs, error) {
-	out := &searchRefs{refs: make([]searchRef, 0, len(ix.ents)), packs: slices.Clone(ix.packs),
-		idOf: func(i int) string { return string(ix.idOf(int32(i))) }}
+	out := &searchRefs{refs: make([]searchRef, 0, len(ix.ents)), idOf: func(i int) string { return string(ix.idOf(int32(i))) }}
 	for at := range ix.ents {
-		i, ok := ix.entryDoc(int32(at), render.KindSearch, "")
-		if !ok || ix.ents[at].removed {
-			out.refs = append(out.refs, searchRef{at: int32(len(out.hidden))})
-			out.hidden = append(out.hidden, string(ix.idOf(int32(at))))
-			continue
+		if err := out.add(ix, int32(at)); err != nil {
+			return nil, err
 		}
-		d := &ix.docs[i]
-		ref := searchRef{offset: d.offset, length: d.length, checksum: d.sum, pack: d.pack, encoding: d.encoding, has: true}
-		if r, replaced := ix.full[i]; replaced {
-			enc, err := encodingCode(r.Encoding)
-			if err != nil {
-				return nil, err
-			}
-			p := slices.Index(out.packs, r.Pack)
-			if p < 0 {
-				p = len(out.packs)
-				out.packs = append(out.packs, r.Pack)
-			}
-			if r.Length > math.MaxUint32 || p > math.MaxUint16 {
-				return nil, fmt.Errorf("search index: entry %s: a search record of %d bytes, or %d packs", ix.idOf(int32(at)), r.Length, p)
-			}
-			ref = searchRef{offset: r.Offset, length: uint32(r.Length), checksum: r.Checksum, pack: uint16(p), encoding: enc, has: true}
-		}
-		out.refs = append(out.refs, ref)
 	}
 	return out, nil
+}
+
+// add adds where an entry's search record lies, or the entry hidden.
+func (rs *searchRefs) add(ix *docIndex, at int32) error {
+	i, ok := ix.entryDoc(at, render.KindSearch, "")
+	if !ok || ix.ent(at).removed {
+		rs.refs = append(rs.refs, searchRef{at: int32(len(rs.hidden))})
+		rs.hidden = append(rs.hidden, string(ix.idOf(at)))
+		return nil
+	}
+	d := ix.doc(i)
+	pack, enc, length, offset, sum := ix.packs[d.pack], d.encoding, d.length, d.offset, d.sum
+	if r, replaced := ix.full[i]; replaced {
+		var err error
+		if enc, err = encodingCode(r.Encoding); err != nil {
+			return err
+		}
+		if r.Length > math.MaxUint32 {
+			return fmt.Errorf("search index: entry %s: a search record of %d bytes", ix.idOf(at), r.Length)
+		}
+		pack, length, offset, sum = r.Pack, uint32(r.Length), r.Offset, r.Checksum
+	}
+	p := slices.Index(rs.packs, pack)
+	if p < 0 {
+		if p = len(rs.packs); p > math.MaxUint16 {
+			return fmt.Errorf("search index: more than %d packs", math.MaxUint16)
+		}
+		rs.packs = append(rs.packs, pack)
+	}
+	rs.refs = append(rs.refs, searchRef{offset: offset, length: length, checksum: sum, pack: uint16(p), encoding: enc, has: true})
+	return nil
 }
 
 // searchItem is a search record read and decoded for the builder (rec

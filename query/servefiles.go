@@ -29,26 +29,34 @@ func WriteServeFiles(dir string, files publication.ServeFiles, gaz *places.Gazet
 	// What the process freed before goes back to the system first: the
 	// peak is then the build's, not the build's over the rest (D115).
 	debug.FreeOSMemory()
-	built, err := readDocIndex(dir, []string{files.Index})
+	// The document index is read with its arrays spilled to temporary
+	// files beside it as it is read (docspill.go, D116).
+	docsPath := filepath.Join(dir, filepath.FromSlash(files.Docs))
+	sp, err := newDocSpill(filepath.Dir(docsPath))
 	if err != nil {
 		return err
 	}
-	docsPath := filepath.Join(dir, filepath.FromSlash(files.Docs))
-	if err := writeAtomic(docsPath, func(f *publication.AtomicFile) error {
-		_, err := writeDocFile(f.File, built)
+	defer sp.close()
+	built, err := readDocIndexSpilling(dir, []string{files.Index}, sp)
+	if err != nil {
 		return err
+	}
+	if err := writeAtomic(docsPath, func(f *publication.AtomicFile) error {
+		w := bufio.NewWriterSize(f.File, 1<<20)
+		if _, err := writeDocFile(w, built); err != nil {
+			return err
+		}
+		return w.Flush()
 	}); err != nil {
 		return fmt.Errorf("document index file: %w", err)
 	}
-	refs, err := searchRefsOf(built)
-	if err != nil {
+	// The search index grows without the document index: only where each
+	// entry's search record lies is kept (24 bytes an entry, D116).
+	refs := sp.refs
+	built = nil
+	if err := sp.close(); err != nil {
 		return err
 	}
-	refs.idOf = nil // the full layer: see searchRefs
-	// The search index grows without the document index's arrays: only
-	// where each entry's search record lies is kept (D115, 24 bytes an
-	// entry: D116).
-	built = nil
 	if gaz == nil {
 		if gaz, err = places.Default(); err != nil {
 			return err

@@ -29,6 +29,17 @@ type Section struct {
 	Name string
 	Size int
 	Data []byte
+	// Source, when set, holds the bytes instead of Data (a spilling
+	// column's, D116).
+	Source SectionSource
+}
+
+// len is the section's length in bytes.
+func (s *Section) len() int64 {
+	if s.Source != nil {
+		return s.Source.Bytes()
+	}
+	return int64(len(s.Data))
 }
 
 // WriteSections writes a sections file of a kind and version.
@@ -46,15 +57,15 @@ func WriteSections(w io.Writer, kind string, version uint32, secs []Section) (in
 		if len(s.Name) == 0 || len(s.Name) > 16 {
 			return 0, fmt.Errorf("sections: name %q is not 1 to 16 bytes", s.Name)
 		}
-		if s.Size < 1 || len(s.Data)%s.Size != 0 {
-			return 0, fmt.Errorf("sections: section %s: %d bytes are not records of %d", s.Name, len(s.Data), s.Size)
+		if s.Size < 1 || s.len()%int64(s.Size) != 0 {
+			return 0, fmt.Errorf("sections: section %s: %d bytes are not records of %d", s.Name, s.len(), s.Size)
 		}
 		e := head[24+i*sectionEntry:]
 		copy(e[:16], s.Name)
 		binary.LittleEndian.PutUint32(e[16:], uint32(s.Size))
 		binary.LittleEndian.PutUint64(e[24:], uint64(off))
-		binary.LittleEndian.PutUint64(e[32:], uint64(len(s.Data)))
-		off = alignUp(off + int64(len(s.Data)))
+		binary.LittleEndian.PutUint64(e[32:], uint64(s.len()))
+		off = alignUp(off + s.len())
 	}
 	var n int64
 	write := func(b []byte) error {
@@ -70,11 +81,27 @@ func WriteSections(w io.Writer, kind string, version uint32, secs []Section) (in
 		if err := write(zeros[:alignUp(n)-n]); err != nil {
 			return n, err
 		}
+		if s.Source != nil {
+			if err := s.Source.CopyTo(writerFunc(write)); err != nil {
+				return n, err
+			}
+			continue
+		}
 		if err := write(s.Data); err != nil {
 			return n, err
 		}
 	}
 	return n, nil
+}
+
+// writerFunc is a write function as an io.Writer.
+type writerFunc func([]byte) error
+
+func (f writerFunc) Write(b []byte) (int, error) {
+	if err := f(b); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 func alignUp(n int64) int64 { return (n + sectionAlign - 1) &^ (sectionAlign - 1) }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/schemas"
 	"github.com/daawid/registry/schemas/terms"
@@ -36,19 +37,19 @@ type Builder struct {
 
 	// The arrays that grow with the entries while they are added: moved
 	// into the index when it is built, or spilled (NewSpillingBuilder).
-	ents     column[ent]
-	flags    column[uint16]
-	hashes   column[uint64]
-	points   column[point]
-	texts    column[langText]
-	cats     column[uint16]
-	locs     column[loc]
-	rules    column[rule]
-	excs     column[exception]
-	areas    column[servedPlace]
-	radii    column[circle]
-	arena    column[byte]
-	postings column[uint32] // spilling: the postings, in words' order
+	ents     publication.Column[ent]
+	flags    publication.Column[uint16]
+	hashes   publication.Column[uint64]
+	points   publication.Column[point]
+	texts    publication.Column[langText]
+	cats     publication.Column[uint16]
+	locs     publication.Column[loc]
+	rules    publication.Column[rule]
+	excs     publication.Column[exception]
+	areas    publication.Column[servedPlace]
+	radii    publication.Column[circle]
+	arena    publication.Column[byte]
+	postings publication.Column[uint32] // spilling: the postings, in words' order
 	spilling bool
 	// interned are the strings of few values (languages, towns, regions,
 	// postal codes) in the arena once each (D116): the first place each
@@ -98,7 +99,7 @@ func NewSpillingBuilder(gaz *places.Gazetteer, dir string) (*Builder, error) {
 	b := NewBuilder(gaz)
 	b.spilling = true
 	for _, c := range b.columns() {
-		if err := c.spillTo(dir); err != nil {
+		if err := c.SpillTo(dir); err != nil {
 			b.Close()
 			return nil, err
 		}
@@ -108,11 +109,10 @@ func NewSpillingBuilder(gaz *places.Gazetteer, dir string) (*Builder, error) {
 
 // spillable is a column, whatever its elements.
 type spillable interface {
-	spilled
-	spillTo(dir string) error
-	maybeFlush()
-	flush()
-	close() error
+	publication.SectionSource
+	SpillTo(dir string) error
+	MaybeFlush()
+	Close() error
 }
 
 func (b *Builder) columns() []spillable {
@@ -124,22 +124,22 @@ func (b *Builder) columns() []spillable {
 func (b *Builder) Close() error {
 	var errs []error
 	for _, c := range b.columns() {
-		errs = append(errs, c.close())
+		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)
 }
 
 // add adds a string to the arena.
 func (b *Builder) add(s string) ref {
-	r := ref{uint32(b.arena.len()), uint32(len(s))}
-	b.arena.push([]byte(s)...)
+	r := ref{uint32(b.arena.Len()), uint32(len(s))}
+	b.arena.Push([]byte(s)...)
 	return r
 }
 
 // intern adds a string of few values to the arena once.
 func (b *Builder) intern(s string) ref {
 	if s == "" {
-		return ref{uint32(b.arena.len()), 0}
+		return ref{uint32(b.arena.Len()), 0}
 	}
 	if r, ok := b.interned[s]; ok {
 		return r
@@ -153,7 +153,7 @@ func (b *Builder) intern(s string) ref {
 
 // bytesOf is a string of the arena, wherever it is.
 func (b *Builder) bytesOf(r ref) []byte {
-	out, err := b.arena.readAt(int(r.off), int(r.n))
+	out, err := b.arena.ReadAt(int(r.off), int(r.n))
 	if err != nil && b.err == nil {
 		b.err = err
 	}
@@ -173,13 +173,13 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	if b.has(idHash(r.ID), r.ID) {
 		return fmt.Errorf("search: entry %s twice", r.ID)
 	}
-	if b.ents.len() >= math.MaxInt32>>1 {
+	if b.ents.Len() >= math.MaxInt32>>1 {
 		return fmt.Errorf("search: too many entries")
 	}
-	if b.arena.len() > math.MaxUint32-1<<24 {
+	if b.arena.Len() > math.MaxUint32-1<<24 {
 		return fmt.Errorf("search: the entries' strings pass 4 GB")
 	}
-	at := int32(b.ents.len())
+	at := int32(b.ents.Len())
 	b.names = placeNames{b.names.locs[:0], b.names.areas[:0], b.names.regions[:0]}
 	e, err := b.newEnt(r)
 	if err != nil {
@@ -190,11 +190,11 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	b.addPlaces(&e, r)
 	b.addWords(at, r)
 	b.hold(e.idHash, e.id)
-	b.ents.push(e)
+	b.ents.Push(e)
 	f, pt := b.flagsOf(&e)
-	b.flags.push(f)
-	b.hashes.push(e.idHash)
-	b.points.push(pt)
+	b.flags.Push(f)
+	b.hashes.Push(e.idHash)
+	b.points.Push(pt)
 	b.placeIndex(at, &e)
 	b.entryDone()
 	return b.err
@@ -207,15 +207,15 @@ func (b *Builder) entryDone() {
 		return
 	}
 	for _, c := range b.columns() {
-		c.maybeFlush()
+		c.MaybeFlush()
 	}
 }
 
 // newEnt is a record's entry with its ID, slug, kind, status, level and
 // capacity; its texts, categories and places are added after it.
 func (b *Builder) newEnt(r *schemas.SearchRecord) (ent, error) {
-	e := ent{id: b.add(r.ID), slug: b.add(r.Slug), texts: uint32(b.texts.len()), cats: uint32(b.cats.len()),
-		locs: uint32(b.locs.len()), areas: uint32(b.areas.len()), radii: uint32(b.radii.len())}
+	e := ent{id: b.add(r.ID), slug: b.add(r.Slug), texts: uint32(b.texts.Len()), cats: uint32(b.cats.Len()),
+		locs: uint32(b.locs.Len()), areas: uint32(b.areas.Len()), radii: uint32(b.radii.Len())}
 	e.idHash = idHash(r.ID)
 	var ok bool
 	if e.kind, ok = number(kinds, r.Kind); !ok {
@@ -266,7 +266,7 @@ func (b *Builder) addTexts(e *ent, r *schemas.SearchRecord) {
 		if i == 0 {
 			def = lt
 		}
-		b.texts.push(lt)
+		b.texts.Push(lt)
 	}
 	e.ntexts = uint8(min(len(langs), 255))
 }
@@ -278,10 +278,10 @@ func (b *Builder) addCategories(at int32, e *ent, r *schemas.SearchRecord) {
 	seen := map[uint16]bool{}
 	for _, c := range r.Categories {
 		id, ok := ix.cw.ids[c]
-		if !ok || b.cats.len()-int(e.cats) >= 255 {
+		if !ok || b.cats.Len()-int(e.cats) >= 255 {
 			continue
 		}
-		b.cats.push(id)
+		b.cats.Push(id)
 		for _, p := range []uint16{id, ix.cw.sector[id]} {
 			if !seen[p] {
 				seen[p] = true
@@ -289,7 +289,7 @@ func (b *Builder) addCategories(at int32, e *ent, r *schemas.SearchRecord) {
 			}
 		}
 	}
-	e.ncats = uint8(b.cats.len() - int(e.cats))
+	e.ncats = uint8(b.cats.Len() - int(e.cats))
 }
 
 // addPlaces adds an entry's locations (at most 255) and its service
@@ -299,31 +299,31 @@ func (b *Builder) addPlaces(e *ent, r *schemas.SearchRecord) {
 		if i >= 255 {
 			break
 		}
-		b.locs.push(b.place(l))
+		b.locs.Push(b.place(l))
 		if i == r.PrimaryLocation {
 			e.primary = uint8(i)
 		}
 	}
-	e.nlocs = uint8(b.locs.len() - int(e.locs))
-	for _, l := range b.locs.from(e.locs) {
+	e.nlocs = uint8(b.locs.Len() - int(e.locs))
+	for _, l := range b.locs.From(e.locs) {
 		e.hours = e.hours || l.hasHours
 	}
 	if sa := r.ServiceArea; sa != nil {
 		e.anywhere = sa.Anywhere
 		for _, p := range sa.Places {
-			if b.areas.len()-int(e.areas) >= 255 {
+			if b.areas.Len()-int(e.areas) >= 255 {
 				break
 			}
-			b.areas.push(b.served(p))
+			b.areas.Push(b.served(p))
 		}
 		if rd := sa.Radius; rd != nil {
-			if c, ok := b.center(rd, r, b.locs.from(e.locs)); ok {
-				b.radii.push(c)
+			if c, ok := b.center(rd, r, b.locs.From(e.locs)); ok {
+				b.radii.Push(c)
 			}
 		}
 	}
-	e.nareas = uint8(b.areas.len() - int(e.areas))
-	e.nradii = uint8(b.radii.len() - int(e.radii))
+	e.nareas = uint8(b.areas.Len() - int(e.areas))
+	e.nradii = uint8(b.radii.Len() - int(e.radii))
 }
 
 // addWords posts an entry's strong and weak words.
@@ -357,7 +357,7 @@ func (b *Builder) flagsOf(e *ent) (uint16, point) {
 	}
 	var pt point
 	n := 0
-	for _, l := range b.locs.span(e.locs, e.nlocs) {
+	for _, l := range b.locs.Span(e.locs, e.nlocs) {
 		if l.hasPoint {
 			pt = l.pt
 			n++
@@ -506,13 +506,13 @@ func (b *Builder) place(l schemas.SearchLocation) loc {
 		zone = pc.zone
 	}
 	out.zone = b.zone(zone)
-	out.rules = uint32(b.rules.len())
+	out.rules = uint32(b.rules.Len())
 	rules := makeRules(l.Hours)
-	b.rules.push(rules[:min(len(rules), 255)]...)
+	b.rules.Push(rules[:min(len(rules), 255)]...)
 	out.nrules = uint8(min(len(rules), 255))
-	out.excs = uint32(b.excs.len())
+	out.excs = uint32(b.excs.Len())
 	excs := makeExceptions(l.Exceptions)
-	b.excs.push(excs[:min(len(excs), 255)]...)
+	b.excs.Push(excs[:min(len(excs), 255)]...)
 	out.nexcs = uint8(min(len(excs), 255))
 	out.hasHours = out.nrules > 0 || out.nexcs > 0
 	return out
@@ -603,7 +603,7 @@ func (b *Builder) placeIndex(at int32, e *ent) {
 		}
 		return append(l, at)
 	}
-	for i, l := range b.locs.span(e.locs, e.nlocs) {
+	for i, l := range b.locs.Span(e.locs, e.nlocs) {
 		if l.town != 0 {
 			ix.byTown[l.town] = add(ix.byTown[l.town])
 		}
@@ -614,7 +614,7 @@ func (b *Builder) placeIndex(at int32, e *ent) {
 			ix.postal[l.country] = append(ix.postal[l.country], postalRef{l.postal, at})
 		}
 	}
-	for i, a := range b.areas.span(e.areas, e.nareas) {
+	for i, a := range b.areas.Span(e.areas, e.nareas) {
 		switch a.kind {
 		case placeCountry:
 			ix.byCountry[a.country] = add(ix.byCountry[a.country])
@@ -630,7 +630,7 @@ func (b *Builder) placeIndex(at int32, e *ent) {
 			ix.byName[f] = add(ix.byName[f])
 		}
 	}
-	for _, c := range b.radii.span(e.radii, e.nradii) {
+	for _, c := range b.radii.Span(e.radii, e.nradii) {
 		for _, cell := range c.cells() {
 			ix.radiusCells[cell] = add(ix.radiusCells[cell])
 		}
@@ -647,9 +647,9 @@ func (b *Builder) Build() *Index {
 	}
 	ix := b.ix
 	b.finish()
-	ix.ents, ix.flags, ix.hashes, ix.points = b.ents.mem, b.flags.mem, b.hashes.mem, b.points.mem
-	ix.texts, ix.cats, ix.locs, ix.rules, ix.excs = b.texts.mem, b.cats.mem, b.locs.mem, b.rules.mem, b.excs.mem
-	ix.areas, ix.radii, ix.arena, ix.post = b.areas.mem, b.radii.mem, b.arena.mem, b.postings.mem
+	ix.ents, ix.flags, ix.hashes, ix.points = b.ents.Mem(), b.flags.Mem(), b.hashes.Mem(), b.points.Mem()
+	ix.texts, ix.cats, ix.locs, ix.rules, ix.excs = b.texts.Mem(), b.cats.Mem(), b.locs.Mem(), b.rules.Mem(), b.excs.Mem()
+	ix.areas, ix.radii, ix.arena, ix.post = b.areas.Mem(), b.radii.Mem(), b.arena.Mem(), b.postings.Mem()
 	ix.scratch = make(chan *scratch, 8)
 	b.ix = nil
 	return ix
@@ -666,7 +666,7 @@ func (b *Builder) WriteFile(w io.Writer) (int64, error) {
 	if b.err != nil {
 		return 0, b.err
 	}
-	var cols [numSections]spilled
+	var cols [numSections]publication.SectionSource
 	cols[secEnts], cols[secFlags], cols[secHashes], cols[secPoints] = &b.ents, &b.flags, &b.hashes, &b.points
 	cols[secTexts], cols[secCats], cols[secLocs], cols[secRules], cols[secExcs] = &b.texts, &b.cats, &b.locs, &b.rules, &b.excs
 	cols[secAreas], cols[secRadii], cols[secArena], cols[secPost] = &b.areas, &b.radii, &b.arena, &b.postings
@@ -699,17 +699,17 @@ func (b *Builder) finish() {
 		for _, l := range b.lists {
 			total += len(l)
 		}
-		b.postings.mem = make([]uint32, 0, total)
+		b.postings.SetMem(make([]uint32, 0, total))
 	}
 	ix.start = make([]uint32, len(order)+1)
 	for i, old := range order {
 		sorted[i] = words[old]
-		ix.start[i] = uint32(b.postings.len())
-		b.postings.push(b.lists[old]...)
+		ix.start[i] = uint32(b.postings.Len())
+		b.postings.Push(b.lists[old]...)
 		b.lists[old] = nil
-		b.postings.maybeFlush()
+		b.postings.MaybeFlush()
 	}
-	ix.start[len(order)] = uint32(b.postings.len())
+	ix.start[len(order)] = uint32(b.postings.Len())
 	b.lists = nil
 	ix.words = newWordSet(sorted)
 	b.terms = nil

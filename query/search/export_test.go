@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+
+	"github.com/daawid/registry/export/publication"
 )
 
 // SetWeighPath forces how tier 1 is weighed (1: by looking each entry up,
@@ -59,7 +61,7 @@ func SectionSpan(b []byte, name string) (entry, off, n int, err error) {
 // SetSpillChunk makes spilling builders write their columns out every n
 // bytes until restore is called.
 func SetSpillChunk(n int) (restore func()) {
-	old := spillChunk
-	spillChunk = n
-	return func() { spillChunk = old }
+	old := publication.SpillChunk
+	publication.SpillChunk = n
+	return func() { publication.SpillChunk = old }
 }

@@ -297,14 +297,14 @@ func (ix *Index) sectionData() ([numSections][]byte, error) {
 
 // writeSections writes the header and the sections: data's, or where cols
 // has one, that column's (a spilling builder's).
-func writeSections(w io.Writer, data *[numSections][]byte, cols *[numSections]spilled) (int64, error) {
+func writeSections(w io.Writer, data *[numSections][]byte, cols *[numSections]publication.SectionSource) (int64, error) {
 	n := int(numSections) - 1
 	var offs, lens [numSections]uint64
 	end := uint64(headerSize + n*tableEntry)
 	for s := section(1); s < numSections; s++ {
 		lens[s] = uint64(len(data[s]))
 		if cols != nil && cols[s] != nil {
-			lens[s] = uint64(cols[s].bytes())
+			lens[s] = uint64(cols[s].Bytes())
 		}
 		end = alignUp(end)
 		offs[s] = end
@@ -328,7 +328,7 @@ func writeSections(w io.Writer, data *[numSections][]byte, cols *[numSections]sp
 		cw.pad(offs[s])
 		if cols != nil && cols[s] != nil {
 			if cw.err == nil {
-				cw.err = cols[s].copyTo(cw)
+				cw.err = cols[s].CopyTo(cw)
 			}
 			continue
 		}
