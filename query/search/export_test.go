@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"sync/atomic"
 
 	"github.com/daawid/registry/export/publication"
 )
@@ -64,4 +65,11 @@ func SetSpillChunk(n int) (restore func()) {
 	old := publication.SpillChunk
 	publication.SpillChunk = n
 	return func() { publication.SpillChunk = old }
+}
+
+// SetAllFits makes byFit consider every entry of a fit (all) or only the
+// nearest it needs, and counts nearestFirst's runs until restore.
+func SetAllFits(all bool) (runs *atomic.Int64, restore func()) {
+	allFits, nearestRuns = all, &atomic.Int64{}
+	return nearestRuns, func() { allFits, nearestRuns = false, nil }
 }

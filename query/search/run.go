@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/daawid/registry/query/places"
@@ -214,6 +215,7 @@ type scratch struct {
 	acc     []uint64
 	touched []int32
 	byFit   []fitted
+	near    nearHeap
 	t1      []int32
 	clean   bool // the query using it finished
 }
@@ -489,6 +491,10 @@ func (r *runner) byFit(lr *layerRun, full bool) {
 		if counts[k] == 0 {
 			continue
 		}
+		if r.q.Place != nil && int(counts[k]) > 4*r.limit && !allFits {
+			r.nearestFirst(lr, byFit, uint16(k))
+			continue
+		}
 		for i := range byFit {
 			if byFit[i].fit == uint16(k) {
 				r.consider(lr.ix, byFit[i].at, byFit[i].acc, lr.later, tierThree)
@@ -599,6 +605,126 @@ func matched(w uint32) int {
 	return bits.OnesCount32((w | w>>1) & 0x55555555)
 }
 
+// nearestFirst considers the entries of one fit found by the words
+// alone (tier 3: ordered by their distance band after the fit) nearest
+// first, and stops once the page is full and the next is in a farther
+// band than the page's last: none after it could enter the page, so the
+// page is the one considering them all makes (TestNearestFirst_*). A
+// common word near a place ("Unternehmen" near Gera) finds a hundred
+// thousand entries of one fit, each of which considering placed with an
+// arcsine; here each costs a squared chord and a comparison with the
+// farthest of the few nearest kept (a bounded heap), and only those few
+// are considered. When they do not settle the page (filters turned them
+// away), the next few beyond them are taken, eight times as many each
+// time. Entries without one point (several locations, a service area)
+// are considered as they come, placed by where.
+func (r *runner) nearestFirst(lr *layerRun, byFit []fitted, fit uint16) {
+	ix := lr.ix
+	if nearestRuns != nil {
+		nearestRuns.Add(1)
+	}
+	for i := range byFit {
+		if f := &byFit[i]; f.fit == fit && ix.flags[f.at]&flagOnePoint == 0 {
+			r.consider(ix, f.at, f.acc, lr.later, tierThree)
+		}
+	}
+	after := nearEnt{d2: math.Inf(-1), i: -1}
+	for k := 4 * r.limit; ; k *= 8 {
+		h := lr.sc.near[:0]
+		for i := range byFit {
+			f := &byFit[i]
+			if f.fit != fit || ix.flags[f.at]&flagOnePoint == 0 {
+				continue
+			}
+			n := nearEnt{d2: r.place.chord2(ix.points[f.at]), i: int32(i)}
+			if !after.before(n) {
+				continue
+			}
+			if len(h) < k {
+				h = append(h, n)
+				if len(h) == k {
+					h.init()
+				}
+			} else if n.before(h[0]) {
+				h[0] = n
+				h.down(0)
+			}
+		}
+		lr.sc.near = h[:0]
+		if len(h) == 0 {
+			return
+		}
+		slices.SortFunc(h, func(a, b nearEnt) int {
+			if a.before(b) {
+				return -1
+			}
+			return 1
+		})
+		for _, n := range h {
+			f := &byFit[n.i]
+			if len(r.top) == r.limit || r.radius > 0 {
+				dist := r.place.km(ix.points[f.at])
+				if r.radius > 0 && !(dist <= r.radius) {
+					return
+				}
+				if len(r.top) == r.limit && rank(tierThree, fitOf(uint32(f.acc)), fitOf(uint32(f.acc>>32)), int(dist/10), 0) > r.top[len(r.top)-1].Key.Rank {
+					return
+				}
+			}
+			r.consider(ix, f.at, f.acc, lr.later, tierThree)
+		}
+		if len(h) < k {
+			return // every one considered
+		}
+		after = h[len(h)-1]
+	}
+}
+
+// allFits, when a test sets it, makes byFit consider every entry of a
+// fit, as before nearestFirst, for comparing the two; nearestRuns counts
+// nearestFirst's runs while a test watches (non-nil).
+var (
+	allFits     bool
+	nearestRuns *atomic.Int64
+)
+
+// nearEnt is an entry found, by its squared chord to the place.
+type nearEnt struct {
+	d2 float64
+	i  int32 // in byFit
+}
+
+// before orders entries by chord, then by their place in byFit.
+func (a nearEnt) before(b nearEnt) bool { return a.d2 < b.d2 || (a.d2 == b.d2 && a.i < b.i) }
+
+// nearHeap is a binary max-heap of entries by before: its top is the
+// farthest of those kept.
+type nearHeap []nearEnt
+
+func (h nearHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h nearHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		c := l
+		if r := l + 1; r < len(h) && h[l].before(h[r]) {
+			c = r
+		}
+		if !h[i].before(h[c]) {
+			return
+		}
+		h[i], h[c] = h[c], h[i]
+		i = c
+	}
+}
+
 // fitOf is the sum of the packed weights.
 func fitOf(w uint32) int {
 	return bits.OnesCount32(w&0x55555555) + 2*bits.OnesCount32(w&0xAAAAAAAA)
@@ -701,6 +827,11 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, known
 			band = 0xFFFF
 			if !math.IsNaN(dist) {
 				band = int(dist / 10)
+			} else if q.Place != nil && f&flagOnePoint == 0 {
+				// Not placed yet: where may find it near, so its band
+				// may be any (a page must not lose it for being looked at
+				// after the page filled: TestNearestFirst_*).
+				band = 0
 			}
 		}
 		k := rank(tier, fitOf(uint32(acc)), fitOf(uint32(acc>>32)), band, turn)
