@@ -132,7 +132,7 @@ type runner struct {
 	// needed is how many of the query's words an entry must match.
 	needed int
 	// cats are the categories the category filter keeps (nil: any).
-	cats   map[uint16]bool
+	cats   []bool // by category number; nil: any
 	noCat  bool // the category filter names no category
 	hour   uint64
 	now    int64
@@ -163,13 +163,13 @@ func (r *runner) prepare() {
 	r.needed = min(2, (n+1)/2)
 	if q.Category != "" {
 		cw := loadCategories()
-		r.cats = map[uint16]bool{}
+		r.cats = make([]bool, len(cw.codes))
+		r.noCat = true
 		for i, c := range cw.codes {
 			if c == q.Category || strings.HasPrefix(c, q.Category+".") {
-				r.cats[uint16(i)] = true
+				r.cats[i], r.noCat = true, false
 			}
 		}
-		r.noCat = len(r.cats) == 0
 	}
 	r.hour = mix(uint64(q.Hour))
 	r.now = q.Now.Unix()
@@ -216,6 +216,7 @@ type scratch struct {
 	touched []int32
 	byFit   []fitted
 	near    nearHeap
+	cand    []nearEnt
 	t1      []int32
 	clean   bool // the query using it finished
 }
@@ -614,29 +615,34 @@ func matched(w uint32) int {
 // thousand entries of one fit, each of which considering placed with an
 // arcsine; here each costs a squared chord and a comparison with the
 // farthest of the few nearest kept (a bounded heap), and only those few
-// are considered. When they do not settle the page (filters turned them
-// away), the next few beyond them are taken, eight times as many each
-// time. Entries without one point (several locations, a service area)
+// are considered. Only entries the query's filters of flags and category
+// admit are kept; when the few do not settle the page (other filters
+// turned them away), the next few beyond them are taken, eight times as
+// many each time. Entries without one point (several locations, a service area)
 // are considered as they come, placed by where.
 func (r *runner) nearestFirst(lr *layerRun, byFit []fitted, fit uint16) {
 	ix := lr.ix
 	if nearestRuns != nil {
 		nearestRuns.Add(1)
 	}
+	// The entries of one point the filters admit, with their chords, once.
+	cand := lr.sc.cand[:0]
 	for i := range byFit {
-		if f := &byFit[i]; f.fit == fit && ix.flags[f.at]&flagOnePoint == 0 {
+		f := &byFit[i]
+		if f.fit != fit {
+			continue
+		}
+		if fl := ix.flags[f.at]; fl&flagOnePoint == 0 {
 			r.consider(ix, f.at, f.acc, lr.later, tierThree)
+		} else if r.flagsAdmit(fl) && r.catsAdmit(ix, &ix.ents[f.at]) {
+			cand = append(cand, nearEnt{d2: r.place.chord2(ix.points[f.at]), i: int32(i)})
 		}
 	}
+	lr.sc.cand = cand[:0]
 	after := nearEnt{d2: math.Inf(-1), i: -1}
 	for k := 4 * r.limit; ; k *= 8 {
 		h := lr.sc.near[:0]
-		for i := range byFit {
-			f := &byFit[i]
-			if f.fit != fit || ix.flags[f.at]&flagOnePoint == 0 {
-				continue
-			}
-			n := nearEnt{d2: r.place.chord2(ix.points[f.at]), i: int32(i)}
+		for _, n := range cand {
 			if !after.before(n) {
 				continue
 			}
@@ -687,6 +693,30 @@ var (
 	allFits     bool
 	nearestRuns *atomic.Int64
 )
+
+// flagsAdmit reports whether an entry's flags pass the query's filters
+// of status, kind, verification, capacity (not its expiry) and hours.
+func (r *runner) flagsAdmit(f uint16) bool {
+	q := r.q
+	status := f & flagStatus
+	if status == statusSuspended || (r.kind >= 0 && (f&flagPerson != 0) != (r.kind == 1)) || (q.VerifiedOnly && status != statusVerified) {
+		return false
+	}
+	return !(q.AcceptingWork && f&flagAccepting == 0) && !(q.HasOpenAt && f&flagHours == 0)
+}
+
+// catsAdmit reports whether an entry is in the category searched, if any.
+func (r *runner) catsAdmit(ix *Index, e *ent) bool {
+	if r.cats == nil {
+		return true
+	}
+	for _, c := range ix.cats[e.cats : e.cats+uint32(e.ncats)] {
+		if int(c) < len(r.cats) && r.cats[c] {
+			return true
+		}
+	}
+	return false
+}
 
 // nearEnt is an entry found, by its squared chord to the place.
 type nearEnt struct {
@@ -788,14 +818,7 @@ const (
 func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, known int) {
 	q := r.q
 	f := ix.flags[at]
-	status := f & flagStatus
-	if status == statusSuspended || (r.kind >= 0 && (f&flagPerson != 0) != (r.kind == 1)) || (q.VerifiedOnly && status != statusVerified) {
-		return
-	}
-	if q.AcceptingWork && (f&flagAccepting == 0 || ix.ents[at].capExpires <= r.now) {
-		return
-	}
-	if q.HasOpenAt && f&flagHours == 0 {
+	if !r.flagsAdmit(f) || (q.AcceptingWork && ix.ents[at].capExpires <= r.now) {
 		return
 	}
 	hasPlace := q.Place != nil || q.PlaceName != "" || q.Postal != ""
@@ -840,17 +863,8 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, known
 		}
 	}
 	e := &ix.ents[at]
-	if r.cats != nil {
-		ok := false
-		for _, c := range ix.cats[e.cats : e.cats+uint32(e.ncats)] {
-			if r.cats[c] {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return
-		}
+	if !r.catsAdmit(ix, e) {
+		return
 	}
 	if q.HasOpenAt && !openAtAny(ix, e, q.OpenAt) {
 		return
