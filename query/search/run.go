@@ -133,7 +133,7 @@ type runner struct {
 	needed int
 	// cats are the categories the category filter keeps (nil: any).
 	cats   []bool // by category number; nil: any
-	noCat  bool // the category filter names no category
+	noCat  bool   // the category filter names no category
 	hour   uint64
 	now    int64
 	radius float64
