@@ -121,11 +121,13 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	p.delta = cfg.Delta && p.sameRender
 	p.startRouting()
 	src := entrySource{st: st}
+	p.steps.mark("previous")
 	switch {
 	case p.delta:
 		if src.changed, err = st.LoadChanged(ctx, filepath.Join(p.prevDir, publication.RegistryFile), p.prevManifest.Run); err != nil {
 			return nil, err
 		}
+		p.steps.mark("changed")
 	case p.sameRender:
 		// A full publication over one made by the same engine for the
 		// same site points at its documents of the entries it holds at
@@ -280,6 +282,7 @@ func (p *publisher) write(ctx context.Context, dir string, src entrySource) erro
 	if err != nil {
 		return err
 	}
+	p.steps.mark("removed")
 	db, err := p.openRegistryDB(dir, src.changed)
 	if err != nil {
 		return err

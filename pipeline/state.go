@@ -191,15 +191,36 @@ func deltaFile(dir, run string) string {
 
 // indexSource is SQL for the current index rows: the chain's files, the
 // latest row of each key winning (run IDs sort in time order).
-func indexSource(chain []string) string {
+func indexSource(chain []string) string { return indexSourceOf(chain, "") }
+
+// indexSourceOf is indexSource of the keys where holds (SQL over the
+// index's columns; "": every key).
+func indexSourceOf(chain []string, where string) string {
+	if len(chain) == 1 {
+		if where != "" {
+			return `(SELECT * FROM ` + indexFiles(chain) + ` WHERE ` + where + `)`
+		}
+		return indexFiles(chain)
+	}
 	files := make([]string, len(chain))
 	for i, f := range chain {
 		files[i] = sqlString(f)
 	}
-	if len(chain) == 1 {
-		return `read_parquet(` + files[0] + `)`
+	if where != "" {
+		where = ` WHERE ` + where
 	}
-	return `(SELECT * EXCLUDE (filename) FROM read_parquet([` + strings.Join(files, ", ") + `], filename = true) QUALIFY row_number() OVER (PARTITION BY key ORDER BY filename DESC) = 1)`
+	return `(SELECT * EXCLUDE (filename) FROM read_parquet([` + strings.Join(files, ", ") + `], filename = true)` + where +
+		` QUALIFY row_number() OVER (PARTITION BY key ORDER BY filename DESC) = 1)`
+}
+
+// indexFiles reads every row of the index chain's files, a key's rows in
+// each file it is in.
+func indexFiles(chain []string) string {
+	files := make([]string, len(chain))
+	for i, f := range chain {
+		files[i] = sqlString(f)
+	}
+	return `read_parquet([` + strings.Join(files, ", ") + `])`
 }
 
 // refreshViews points the views at the files of the committed runs and the
@@ -452,11 +473,15 @@ func (s *State) LoadChanged(ctx context.Context, registry, since string) (map[st
 		return nil, err
 	}
 	defer conn.ExecContext(context.Background(), `DETACH pub`)
+	// The rows changed since: of the keys with a row changed since (a few
+	// columns of the chain read, the rest skipped), the latest row; only
+	// those keys' rows are put in order, not the registry's (D118).
+	changed := `revision > 0 AND (revision_run > ? OR removed_at > (SELECT max(now) FROM runs WHERE run_id = ?))`
 	q := `SELECT ` + indexColumns("i.") + `
-		FROM (SELECT * FROM ` + indexSource(s.chain) + ` WHERE revision > 0 AND (revision_run > ? OR removed_at > (SELECT max(now) FROM runs WHERE run_id = ?))) i
+		FROM (SELECT * FROM ` + indexSourceOf(s.chain, `key IN (SELECT key FROM `+indexFiles(s.chain)+` WHERE `+changed+`)`) + ` WHERE ` + changed + `) i
 		LEFT JOIN pub.entries p ON p.entry_id = i.entry_id
 		WHERE p.entry_id IS NULL OR p.revision <> i.revision OR (i.removed_at IS NOT NULL) <> (p.status = 'removed')`
-	rs, err := conn.QueryContext(ctx, q, since, since)
+	rs, err := conn.QueryContext(ctx, q, since, since, since, since)
 	if err != nil {
 		return nil, fmt.Errorf("changed entries: %w", err)
 	}
