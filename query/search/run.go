@@ -217,6 +217,7 @@ type scratch struct {
 	byFit   []fitted
 	near    nearHeap
 	cand    []nearEnt
+	inCat   []uint64 // entries of the category searched (nearestFirst)
 	t1      []int32
 	clean   bool // the query using it finished
 }
@@ -626,6 +627,14 @@ func (r *runner) nearestFirst(lr *layerRun, byFit []fitted, fit uint16) {
 		nearestRuns.Add(1)
 	}
 	// The entries of one point the filters admit, with their chords, once.
+	// The category's entries are marked in a bitset from its postings
+	// (read in order), rather than each entry's categories looked up (a
+	// read of its record wherever it lies).
+	var inCat []uint64
+	if r.cats != nil {
+		inCat = r.markCategory(ix, lr.sc)
+		defer r.unmarkCategory(ix, inCat)
+	}
 	cand := lr.sc.cand[:0]
 	for i := range byFit {
 		f := &byFit[i]
@@ -634,7 +643,7 @@ func (r *runner) nearestFirst(lr *layerRun, byFit []fitted, fit uint16) {
 		}
 		if fl := ix.flags[f.at]; fl&flagOnePoint == 0 {
 			r.consider(ix, f.at, f.acc, lr.later, tierThree)
-		} else if r.flagsAdmit(fl) && r.catsAdmit(ix, &ix.ents[f.at]) {
+		} else if r.flagsAdmit(fl) && (inCat == nil || inCat[f.at>>6]&(1<<(f.at&63)) != 0) {
 			cand = append(cand, nearEnt{d2: r.place.chord2(ix.points[f.at]), i: int32(i)})
 		}
 	}
@@ -716,6 +725,34 @@ func (r *runner) catsAdmit(ix *Index, e *ent) bool {
 		}
 	}
 	return false
+}
+
+// markCategory marks the entries of the categories searched in the
+// scratch's bitset (all zero between queries); unmarkCategory clears them.
+func (r *runner) markCategory(ix *Index, sc *scratch) []uint64 {
+	if n := (len(ix.ents) + 63) / 64; len(sc.inCat) < n {
+		sc.inCat = make([]uint64, n)
+	}
+	bits := sc.inCat
+	r.categoryPostings(ix, func(at uint32) { bits[at>>6] |= 1 << (at & 63) })
+	return bits
+}
+
+func (r *runner) unmarkCategory(ix *Index, bits []uint64) {
+	r.categoryPostings(ix, func(at uint32) { bits[at>>6] = 0 })
+}
+
+// categoryPostings calls fn with every entry of the categories searched
+// (an entry of two of them twice).
+func (r *runner) categoryPostings(ix *Index, fn func(at uint32)) {
+	for c, in := range r.cats {
+		if !in || c+1 >= len(ix.catStart) {
+			continue
+		}
+		for _, p := range ix.catPost[ix.catStart[c]:ix.catStart[c+1]] {
+			fn(p >> 1)
+		}
+	}
 }
 
 // nearEnt is an entry found, by its squared chord to the place.
