@@ -66,6 +66,22 @@ func publishServed(t testing.TB) (dir string, m *publication.Manifest) {
 	return dir, m
 }
 
+// openPacks opens a publication's packs by name, closed when the test
+// ends.
+func openPacks(t *testing.T, dir string, names []string) map[string]*pack {
+	t.Helper()
+	packs := map[string]*pack{}
+	for _, name := range names {
+		p, err := openPack(filepath.Join(dir, filepath.FromSlash(name)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.f.Close() })
+		packs[name] = p
+	}
+	return packs
+}
+
 // TestServeFiles_SameAnswersAsBuilt: the indexes a publication writes for
 // its server (D115) answer every lookup as the index built from the
 // document index does: every document by its path and by its entry,
@@ -137,15 +153,7 @@ func TestServeFiles_SameAnswersAsBuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	packs := map[string]*pack{}
-	for _, name := range built.packs {
-		p, err := openPack(filepath.Join(dir, filepath.FromSlash(name)), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.f.Close()
-		packs[name] = p
-	}
+	packs := openPacks(t, dir, built.packs)
 	six, err := buildSearchIndex(built, packs, gaz)
 	if err != nil {
 		t.Fatal(err)

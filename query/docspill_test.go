@@ -33,16 +33,7 @@ func TestServeFiles_SpillingWritesTheSameFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	packs := map[string]*pack{}
-	for _, name := range built.packs {
-		p, err := openPack(filepath.Join(dir, filepath.FromSlash(name)), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.f.Close()
-		packs[name] = p
-	}
-	six, err := buildSearchIndex(built, packs, gaz)
+	six, err := buildSearchIndex(built, openPacks(t, dir, built.packs), gaz)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,20 +14,8 @@ import (
 // spilling builder writes it, with its temporary files in dir.
 func spilledFile(t *testing.T, dir string, recs []schemas.SearchRecord, hide []string) []byte {
 	t.Helper()
-	g, err := gazetteer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := search.NewSpillingBuilder(g, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := spilling(t, dir, recs)
 	defer b.Close()
-	for i := range recs {
-		if err := b.Add(&recs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for _, id := range hide {
 		b.Hide(id)
 	}
@@ -46,6 +34,27 @@ func spilledFile(t *testing.T, dir string, recs []schemas.SearchRecord, hide []s
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// spilling is a spilling builder with its temporary files in dir, the
+// records added.
+func spilling(t *testing.T, dir string, recs []schemas.SearchRecord) *search.Builder {
+	t.Helper()
+	g, err := gazetteer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := search.NewSpillingBuilder(g, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range recs {
+		if err := b.Add(&recs[i]); err != nil {
+			b.Close()
+			t.Fatal(err)
+		}
+	}
+	return b
 }
 
 // TestSpillingBuilder_SameFileAsBuilt: a builder that spills its columns
@@ -96,20 +105,8 @@ func TestSpillingBuilder_SameFileAsBuilt(t *testing.T) {
 func TestSpillingBuilder_TwiceRefused(t *testing.T) {
 	defer search.SetSpillChunk(64)()
 	recs := records(t, registry())
-	g, err := gazetteer()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := search.NewSpillingBuilder(g, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := spilling(t, t.TempDir(), recs)
 	defer b.Close()
-	for i := range recs {
-		if err := b.Add(&recs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
 	if err := b.Add(&recs[0]); err == nil || !strings.Contains(err.Error(), recs[0].ID+" twice") {
 		t.Fatalf("adding %s again: %v", recs[0].ID, err)
 	}
