@@ -281,7 +281,7 @@ func (ix *docIndex) add(r *publication.DocRow, chain int32) error {
 		ix.ents = append(ix.ents, entryRec{id: off, idLen: n, chain: -1})
 		ix.byID.insert(at)
 	} else if at < ix.entBase {
-		return fmt.Errorf("the documents of entry %s are not together (the index is grouped by entry, D59)", r.EntryID)
+		return notTogether(r.EntryID)
 	}
 	e := ix.ent(at)
 	if e.chain != chain {
@@ -306,7 +306,7 @@ func (ix *docIndex) add(r *publication.DocRow, chain int32) error {
 		return fmt.Errorf("entry %s has documents after its tombstone", r.EntryID)
 	}
 	if e.first+e.n != ix.docBase+int32(len(ix.docs)) {
-		return fmt.Errorf("the documents of entry %s are not together (the index is grouped by entry, D59)", r.EntryID)
+		return notTogether(r.EntryID)
 	}
 	kind, err := ix.code(&ix.kinds, "k", r.Kind, 255)
 	if err != nil {
@@ -355,6 +355,11 @@ func (ix *docIndex) add(r *publication.DocRow, chain int32) error {
 		}
 	}
 	return nil
+}
+
+// notTogether is the error of an index whose entry's documents are apart.
+func notTogether(id string) error {
+	return fmt.Errorf("the documents of entry %s are not together (the index is grouped by entry, D59)", id)
 }
 
 // row is a document's index row, as the publication wrote it.
