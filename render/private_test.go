@@ -71,7 +71,13 @@ func TestPublicRevision_VIEW05_StoredRevisionHoldsNoPrivateValue(t *testing.T) {
 	f, _ := render.FormatByName(render.KindEntry)
 	sentinels := 0
 	for _, e := range allEntries(t) {
+		before, _ := json.Marshal(e)
 		stored := f.Render(e, "", site, nil)
+		// The public revision shares what it does not change with the
+		// entry (issue 18): taking it must leave the entry as it was.
+		if after, _ := json.Marshal(e); !bytes.Equal(before, after) {
+			t.Errorf("%s: taking the public revision changed the entry", e.Slug)
+		}
 		for _, v := range fixtures.PrivateValues(e) {
 			sentinels++
 			if bytes.Contains(stored, []byte(v)) {

@@ -17,17 +17,22 @@ package schemas
 // revision is byte for byte the projection of the entry (PRIV-05: the
 // projections never show private parts), so the server's time guard can
 // re-render a stand-in from it (D66).
+//
+// The copy is shallow where nothing is removed: it shares with e every part
+// it does not change (strings, offerings, hours), and has its own contact
+// points, actions and locations. A caller that wants to change it deeply
+// clones it first. (Cloning the whole entry through JSON was a fifth of
+// rendering an entry at publish, issue 18.)
 func (e *Entry) PublicRevision() *Entry {
-	p := e.Clone()
-	public := p.ContactPoints[:0]
-	for _, c := range p.ContactPoints {
+	p := *e
+	p.ContactPoints = nil
+	for _, c := range e.ContactPoints {
 		if c.Visibility == "public" {
-			public = append(public, c)
+			p.ContactPoints = append(p.ContactPoints, c)
 		}
 	}
-	p.ContactPoints = public
-	if len(p.ContactPoints) == 0 {
-		p.ContactPoints = nil
+	if e.Actions != nil {
+		p.Actions = append([]Action(nil), e.Actions...)
 	}
 	for i := range p.Actions {
 		if d := p.Actions[i].Delivery; d != nil {
@@ -38,12 +43,15 @@ func (e *Entry) PublicRevision() *Entry {
 			p.Actions[i].Delivery = kept
 		}
 	}
+	if e.Locations != nil {
+		p.Locations = append([]Location(nil), e.Locations...)
+	}
 	for i := range p.Locations {
 		if l := &p.Locations[i]; l.AddressDisplay == DisplayLocalityOnly {
 			l.Address.Street, l.Address.Extra, l.Geo = "", "", nil
 		}
 	}
-	return p
+	return &p
 }
 
 // DeliveryAddress is where a confirmed request of an action goes (D75):

@@ -2,6 +2,7 @@ package publication
 
 import (
 	"fmt"
+	"runtime"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -42,7 +43,10 @@ const zstdLevel = zstd.SpeedFastest
 const zstdMaxWindow = 8 << 20
 
 var (
-	zstdEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(1),
+	// The encoder holds one block encoder a core: EncodeAll takes one for
+	// each call, so with one the pipeline's renderers took turns to
+	// compress (issue 18).
+	zstdEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
 		zstd.WithWindowSize(zstdMaxWindow), zstd.WithZeroFrames(true))
 	// The decoder reads any number of documents at once (DecodeAll is
 	// safe for concurrent use) and refuses a frame that claims more memory
