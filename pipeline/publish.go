@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"time"
 
@@ -200,6 +202,7 @@ type publisher struct {
 	serve        *publication.ServeFiles
 	steps        *steps
 	pack         *os.File // this publication's own pack
+	packOut      *bufio.Writer
 	offset       int64
 	packs        map[string]bool // packs the index points into
 	// index is this publication's document index, written as the rows
@@ -274,6 +277,9 @@ func (p *publisher) write(ctx context.Context, dir string, src entrySource) erro
 		return err
 	}
 	defer p.pack.Close()
+	// Documents are a few hundred bytes each: written through a buffer,
+	// not a system call each (issue 18).
+	p.packOut = bufio.NewWriterSize(p.pack, 1<<20)
 	if p.index, err = publication.NewDocIndexWriter(filepath.Join(dir, filepath.FromSlash(publication.OwnIndex(p.rep.ID)))); err != nil {
 		return err
 	}
@@ -320,6 +326,9 @@ func (p *publisher) write(ctx context.Context, dir string, src entrySource) erro
 		return err
 	}
 	p.steps.mark("site files")
+	if err := p.packOut.Flush(); err != nil {
+		return err
+	}
 	if err := p.pack.Sync(); err != nil {
 		return err
 	}
@@ -386,6 +395,12 @@ func (p *publisher) entries(ctx context.Context, src entrySource, db *export.Reg
 			return src.reuse.liveToRender(ctx, src.st, fn)
 		}
 	}
+	// Rendering allocates much and keeps little: what is live is the
+	// chunks in flight (publishChunk entries each, about 50 MB in all), so
+	// the collector may let the heap grow to five times that before it
+	// runs. At the default it ran every 0.1 s and took a fifth of the
+	// step (issue 18, D119). The exports after hold more, at the default.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	// Reading and rendering a chunk (on every core) overlaps appending
 	// the chunk before it to the pack and the registry database (one
 	// goroutine): the append alone kept a core idle.
@@ -538,7 +553,7 @@ func (p *publisher) append(r *rendered, db *export.RegistryDB) error {
 	base := p.offset
 	pub := export.Published{Languages: render.Languages(r.e), NextChangeAt: r.row.NextChangeAt}
 	for i, body := range r.bodies {
-		if _, err := p.pack.Write(body); err != nil {
+		if _, err := p.packOut.Write(body); err != nil {
 			return err
 		}
 		d := &r.docs[i]

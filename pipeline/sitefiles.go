@@ -189,7 +189,7 @@ func (p *publisher) writeSiteFile(f siteFile) error {
 	p.site = append(p.site, publication.DocRow{Kind: publication.KindSite, Path: f.path, Pack: publication.OwnPack(p.rep.ID), Offset: p.offset, Length: int64(len(stored)), MediaType: f.media,
 		ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now, Checksum: publication.DocChecksum(stored),
 		Encoding: enc, IdentityLength: int64(len(f.body))})
-	if _, err := p.pack.Write(stored); err != nil {
+	if _, err := p.packOut.Write(stored); err != nil {
 		return err
 	}
 	p.offset += int64(len(stored))

@@ -19,8 +19,11 @@ type entrySource struct {
 }
 
 // publishChunk is how many entries a publication reads and renders at
-// once.
-const publishChunk = 2048
+// once. Three chunks are in flight (read and rendered, waiting, appended):
+// at 512 entries they hold about 50 MB, which with the entries step's
+// collector setting is what the heap grows to (D119); both cores still
+// have a chunk's entries to share.
+const publishChunk = 512
 
 // live calls fn with the live entries in storage order, in chunks.
 func (src entrySource) live(ctx context.Context, fn func([]*EntryRow) error) error {

@@ -19,6 +19,7 @@ import (
 	"github.com/daawid/registry/schemas"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
+	sjson "github.com/segmentio/encoding/json"
 )
 
 // The bulk of the state lives in Parquet files beside state.duckdb, written
@@ -497,7 +498,7 @@ func readRevisions(dir string, want map[string]revisionRef) (map[string]*schemas
 				return
 			}
 			var e schemas.Entry
-			if err := json.Unmarshal([]byte(buf[0].Entry), &e); err != nil {
+			if err := decodeRevision([]byte(buf[0].Entry), &e); err != nil {
 				errs[t] = fmt.Errorf("revision of %s in %s: %w", id, tk.path, err)
 				return
 			}
@@ -533,4 +534,14 @@ func inStorageOrder(rows []*EntryRow) {
 		}
 		return cmp.Compare(a.RevisionRow, b.RevisionRow)
 	})
+}
+
+// decodeRevision decodes a stored revision: JSON the pipeline wrote with
+// encoding/json. It is decoded with segmentio/encoding/json, which
+// decodes into the same value (TestDecodeRevision_SameAsEncodingJSON)
+// about three times as fast; decoding every revision was a tenth of a
+// publication's work (issue 18, D119). Marshalling stays with
+// encoding/json: the documents' bytes are its bytes.
+func decodeRevision(b []byte, e *schemas.Entry) error {
+	return sjson.Unmarshal(b, e)
 }
