@@ -118,6 +118,32 @@ func TestPublish_Examples(t *testing.T) {
 	if m.Counts["entries"] != rep.Entries || m.Run == "" || len(m.Files) != 5 || m.FeedLast != rep.Entries {
 		t.Fatalf("manifest: %+v", m)
 	}
+	// D120: the kinds that are never served are stored with their
+	// dictionaries, and no served document is.
+	for _, f := range render.Table {
+		if f.Path != nil && publication.HasDictionary(f.Name) {
+			t.Errorf("the served kind %s has a dictionary", f.Name)
+		}
+	}
+	all, err := publication.ReadPublicationDocs(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withDict := map[string]int{}
+	for _, d := range all {
+		if d.Encoding == publication.EncodingZstdDict {
+			withDict[d.Kind]++
+			if d.Path != "" {
+				t.Errorf("%s (%s) is served and stored with a dictionary", d.Path, d.Kind)
+			}
+			docBytes(t, pub, d) // decodes
+		}
+	}
+	for _, kind := range []string{render.KindCard, render.KindSearch, render.KindEntry} {
+		if withDict[kind] == 0 {
+			t.Errorf("no %s document is stored with its dictionary", kind)
+		}
+	}
 	hk, hkDoc := doc(t, pub, "/holzwerk-krause.md")
 	if !bytes.Equal(hk, fixtures.Spec("holzwerk-krause.de.md")) {
 		t.Errorf("/holzwerk-krause.md differs from §3.6")

@@ -80,7 +80,7 @@ type docRec struct {
 
 // docEncodings are the stored encodings a docRec codes (DocRow.Encoding):
 // the ones this engine reads (publication.KnownEncoding).
-var docEncodings = [...]string{publication.EncodingIdentity, publication.EncodingZstd}
+var docEncodings = [...]string{publication.EncodingIdentity, publication.EncodingZstd, publication.EncodingZstdDict}
 
 func encodingCode(enc string) (uint8, error) {
 	for i, e := range docEncodings {
@@ -88,7 +88,7 @@ func encodingCode(enc string) (uint8, error) {
 			return uint8(i), nil
 		}
 	}
-	return 0, fmt.Errorf("field encoding: %q is not an encoding this server reads (%s or identity)", enc, publication.EncodingZstd)
+	return 0, fmt.Errorf("field encoding: %q is not an encoding this server reads (%s, %s or identity)", enc, publication.EncodingZstd, publication.EncodingZstdDict)
 }
 
 // entryRec is an entry as the index keeps it, without a pointer.

@@ -20,13 +20,27 @@ const (
 	// so that any zstd decoder, a browser's too, reads it; see
 	// docs/performance.md for the measurement that chose it.
 	EncodingZstd = "zstd"
+	// EncodingZstdDict is a Zstandard frame compressed with one of this
+	// engine's dictionaries (Dictionaries), named by the frame's
+	// Dictionary_ID (RFC 8878 §3.1.1.1.3). It is not an HTTP content
+	// coding: only documents that are never served as they are stored (an
+	// entry's card, search record and public revision, which have no path)
+	// are stored so, and whoever reads one decodes it (D120).
+	EncodingZstdDict = "zstd-dict"
 )
 
+// ServedAsStored reports whether a document stored in encoding may be
+// sent as it is stored, with that content coding: zstd, not a frame that
+// needs a dictionary of this engine's.
+func ServedAsStored(encoding string) bool { return encoding == EncodingZstd }
+
 // FormatVersion is the pack format a publication's manifest names
-// (Manifest.Format). 2: documents stored compressed, each on its own
-// (EncodeDoc); none (0): every document stored as it is served. A reader
-// takes both, document by document, by DocRow.Encoding.
-const FormatVersion = 2
+// (Manifest.Format). 3: as 2, and the documents that are never served
+// may be compressed with a dictionary (EncodingZstdDict, D120); 2:
+// documents stored compressed, each on its own (EncodeDoc); none (0):
+// every document stored as it is served. A reader takes them all,
+// document by document, by DocRow.Encoding.
+const FormatVersion = 3
 
 // zstdLevel is the level packs are written at: the pipeline compresses
 // every document it renders, and on the documents measured
@@ -42,17 +56,24 @@ const zstdLevel = zstd.SpeedFastest
 // header.
 const zstdMaxWindow = 8 << 20
 
+// zstdWindow is the window the encoders use: an encoder holds twice its
+// window for each document it compresses at once, which at 8 MB was 16 MB
+// a core and encoder, all live heap (D120). A document under 1 MB (all
+// but the largest sitemap parts) is one segment whatever the window, so
+// its bytes do not depend on it.
+const zstdWindow = 1 << 20
+
 var (
 	// The encoder holds one block encoder a core: EncodeAll takes one for
 	// each call, so with one the pipeline's renderers took turns to
 	// compress (issue 18).
 	zstdEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
-		zstd.WithWindowSize(zstdMaxWindow), zstd.WithZeroFrames(true))
+		zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true))
 	// The decoder reads any number of documents at once (DecodeAll is
 	// safe for concurrent use) and refuses a frame that claims more memory
 	// than a document could need.
 	zstdDecoder, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxWindow(zstdMaxWindow),
-		zstd.WithDecoderMaxMemory(1<<30))
+		zstd.WithDecoderMaxMemory(1<<30), zstd.WithDecoderDicts(dictionaryBytes()...))
 )
 
 // EncodeDoc is the bytes a pack stores for a document and their
@@ -73,7 +94,7 @@ func DecodeDoc(dst, stored []byte, encoding string) ([]byte, error) {
 	switch encoding {
 	case EncodingIdentity:
 		return append(dst, stored...), nil
-	case EncodingZstd:
+	case EncodingZstd, EncodingZstdDict:
 		out, err := zstdDecoder.DecodeAll(stored, dst)
 		if err != nil {
 			return dst, fmt.Errorf("zstd: %w", err)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/daawid/registry/export/publication"
+	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
 )
 
@@ -158,5 +160,20 @@ func TestDocuments_REST34_ContentCoding(t *testing.T) {
 				t.Errorf("%s HEAD has a body", c.path)
 			}
 		}
+	}
+}
+
+// TestChooseEncoding_DictionaryFramesAlwaysDecoded: a document stored with
+// one of the engine's dictionaries (D120) is never sent as stored, even
+// to a client that names the stored encoding or accepts anything; a plain
+// zstd one is.
+func TestChooseEncoding_DictionaryFramesAlwaysDecoded(t *testing.T) {
+	for _, ae := range []string{"*", "zstd", "zstd-dict", "gzip, zstd-dict;q=1, *;q=0.5"} {
+		if got := rest.ChooseEncoding([]string{ae}, publication.EncodingZstdDict); got != "" {
+			t.Errorf("Accept-Encoding %q: a dictionary frame goes out as %q", ae, got)
+		}
+	}
+	if got := rest.ChooseEncoding([]string{"zstd"}, publication.EncodingZstd); got != publication.EncodingZstd {
+		t.Errorf("Accept-Encoding zstd: a plain zstd document goes out as %q", got)
 	}
 }

@@ -3,6 +3,8 @@ package rest
 import (
 	"strconv"
 	"strings"
+
+	"github.com/daawid/registry/export/publication"
 )
 
 // prefersMarkdown decides /{slug}'s representation (HTTP-07..09): markdown
@@ -62,7 +64,9 @@ func prefersMarkdown(accept string) bool {
 // q counts as 0. Without the field a client gets identity, as RFC 9110
 // lets a server choose and as clients that never decode expect.
 func chooseEncoding(fields []string, stored string) string {
-	if stored == "" || len(fields) == 0 {
+	// A frame made with one of the engine's dictionaries is no content
+	// coding a client could decode (D120): it is always decoded.
+	if !publication.ServedAsStored(stored) || len(fields) == 0 {
 		return ""
 	}
 	storedQ, identityQ, anyQ := -1.0, -1.0, -1.0

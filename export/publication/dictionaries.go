@@ -1,0 +1,120 @@
+package publication
+
+import (
+	"embed"
+	"encoding/binary"
+	"fmt"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// The dictionaries of the documents that are never served (D120). An
+// entry's card, search record and public revision are small JSON
+// documents with the same keys and many of the same values: compressed
+// each on its own, a third to a half of their bytes is what every one of
+// them repeats. Compressed with a dictionary of those, they take 40 % of
+// the bytes (docs/performance.md). They are stored so because no client
+// ever receives them as stored; the served documents stay plain zstd,
+// which any decoder reads (issue 18).
+//
+// A dictionary is part of the engine: dicts/<kind>-<id>.zdict, trained by
+// `daawid fixtures train-dicts` and never changed once shipped (the
+// frames of packs written with it name it by its ID). A new one takes a
+// new ID, and the old ones stay here for the packs that use them; the
+// newest of a kind compresses.
+
+//go:embed dicts
+var dictFiles embed.FS
+
+// Dictionary is one of the engine's zstd dictionaries.
+type Dictionary struct {
+	Kind string // the document kind it compresses
+	ID   uint32 // its Dictionary_ID, named by every frame made with it
+	Name string // its file under dicts/
+	Data []byte // the dictionary (RFC 8878 §5 format)
+}
+
+// Dictionaries are the engine's dictionaries, by kind, then ID.
+func Dictionaries() []Dictionary { return dictionaries }
+
+var dictionaries = loadDictionaries()
+
+func loadDictionaries() []Dictionary {
+	entries, err := dictFiles.ReadDir("dicts")
+	if err != nil {
+		panic("publication: " + err.Error())
+	}
+	var out []Dictionary
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".zdict") {
+			continue
+		}
+		data, err := dictFiles.ReadFile(path.Join("dicts", name))
+		if err != nil {
+			panic("publication: " + err.Error())
+		}
+		kind, _, ok := strings.Cut(strings.TrimSuffix(name, ".zdict"), "-")
+		// RFC 8878 §5: the magic number, then the Dictionary_ID.
+		if !ok || len(data) < 8 || binary.LittleEndian.Uint32(data) != 0xEC30A437 {
+			panic(fmt.Sprintf("publication: dicts/%s is not a zstd dictionary named <kind>-<id>.zdict", name))
+		}
+		d := Dictionary{Kind: kind, ID: binary.LittleEndian.Uint32(data[4:]), Name: name, Data: data}
+		if want := fmt.Sprintf("%s-%d.zdict", kind, d.ID); name != want {
+			panic(fmt.Sprintf("publication: dicts/%s holds dictionary %d: name it %s", name, d.ID, want))
+		}
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Kind != out[j].Kind {
+			return out[i].Kind < out[j].Kind
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+func dictionaryBytes() [][]byte {
+	var out [][]byte
+	for _, d := range dictionaries {
+		out = append(out, d.Data)
+	}
+	return out
+}
+
+// dictEncoders compress each kind with its newest dictionary.
+var dictEncoders = func() map[string]*zstd.Encoder {
+	out := map[string]*zstd.Encoder{}
+	for _, d := range dictionaries { // by ID within a kind: the newest last
+		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
+			zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false), zstd.WithEncoderDict(d.Data))
+		if err != nil {
+			panic("publication: dicts/" + d.Name + ": " + err.Error())
+		}
+		out[d.Kind] = enc
+	}
+	return out
+}()
+
+// HasDictionary reports whether documents of kind are stored with a
+// dictionary: never a kind that is served.
+func HasDictionary(kind string) bool { return dictEncoders[kind] != nil }
+
+// EncodeDocOf is EncodeDoc for a document of kind: with the kind's
+// dictionary when it has one (EncodingZstdDict), else as EncodeDoc. The
+// caller stores so only documents it never serves as stored.
+func EncodeDocOf(kind string, dst, body []byte) ([]byte, string) {
+	enc := dictEncoders[kind]
+	if enc == nil {
+		return EncodeDoc(dst, body)
+	}
+	out := enc.EncodeAll(body, dst[:0])
+	if len(out) >= len(body) {
+		return append(out[:0], body...), EncodingIdentity
+	}
+	return out, EncodingZstdDict
+}

@@ -1,0 +1,83 @@
+package publication_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/daawid/registry/export/publication"
+)
+
+// TestDictionaries_NeverChange holds every shipped dictionary to its
+// SHA-256 (D120): packs name a dictionary by its ID, so one that changed
+// under its ID would decode them into other bytes. A new dictionary is
+// added to this list, never put in an old one's place.
+func TestDictionaries_NeverChange(t *testing.T) {
+	shipped := map[string]string{
+		"card-2104281068.zdict":  "d5b6045a9299e68da6fa18ae532a25eee8a0798392411cd6d9639b6dfcdd65da",
+		"entry-172418808.zdict":  "1018903232b7429ef039ad12abded61615835a5d331ec0d3ca33e39929ad2f37",
+		"search-657066433.zdict": "062e116e30588637f75385b072f895e9e406a74a066879c59badc7a3df99bf70",
+	}
+	seen := map[string]bool{}
+	ids := map[uint32]string{}
+	for _, d := range publication.Dictionaries() {
+		sum := sha256.Sum256(d.Data)
+		want, ok := shipped[d.Name]
+		switch {
+		case !ok:
+			t.Errorf("dicts/%s is not in the list of shipped dictionaries", d.Name)
+		case hex.EncodeToString(sum[:]) != want:
+			t.Errorf("dicts/%s changed: SHA-256 %x, shipped as %s", d.Name, sum, want)
+		}
+		if other, dup := ids[d.ID]; dup {
+			t.Errorf("dicts/%s and dicts/%s share the ID %d", d.Name, other, d.ID)
+		}
+		ids[d.ID] = d.Name
+		seen[d.Name] = true
+	}
+	for name := range shipped {
+		if !seen[name] {
+			t.Errorf("the shipped dictionary %s is gone: the packs written with it no longer decode", name)
+		}
+	}
+}
+
+// TestEncodeDocOf_DictionaryFrames: a document of a kind with a
+// dictionary is stored with it (D120), in fewer bytes than plain zstd, and
+// decodes back; the frame names the dictionary, so a decoder without it
+// (any HTTP client's) refuses it, which is why such documents are never
+// served as stored. A kind without a dictionary is stored as EncodeDoc
+// stores it.
+func TestEncodeDocOf_DictionaryFrames(t *testing.T) {
+	card := []byte(`{"id":"ent_01hzx5k7w2q8r9v3m4n6p0s1tb","slug":"thornbury-hale-solicitors","name":"Thornbury Hale Solicitors LLP","summary":"Solicitors in Bristol for conveyancing, wills and probate.","category":"Law firm","locality":"Bristol","country":"GB","url":"https://daawid.example/thornbury-hale-solicitors"}`)
+	if !publication.HasDictionary("card") || publication.HasDictionary("md") || publication.HasDictionary("html") {
+		t.Fatal("the card has no dictionary, or a served kind has one")
+	}
+	stored, enc := publication.EncodeDocOf("card", nil, card)
+	if enc != publication.EncodingZstdDict || publication.ServedAsStored(enc) {
+		t.Fatalf("a card is stored as %q", enc)
+	}
+	plain, _ := publication.EncodeDoc(nil, card)
+	if len(stored) >= len(plain) {
+		t.Errorf("with its dictionary a card takes %d bytes, without %d", len(stored), len(plain))
+	}
+	back, err := publication.DecodeDoc(nil, stored, enc)
+	if err != nil || !bytes.Equal(back, card) {
+		t.Fatalf("the card does not decode back: %v", err)
+	}
+	bare, _ := zstd.NewReader(nil)
+	defer bare.Close()
+	if _, err := bare.DecodeAll(stored, nil); err == nil || !strings.Contains(err.Error(), "dictionary") {
+		t.Errorf("a decoder without the dictionary read the frame (err %v)", err)
+	}
+	md := []byte(strings.Repeat("# Thornbury Hale\n\nSolicitors in Bristol.\n", 20))
+	s1, e1 := publication.EncodeDocOf("md", nil, md)
+	s2, e2 := publication.EncodeDoc(nil, md)
+	if e1 != e2 || !bytes.Equal(s1, s2) || e1 != publication.EncodingZstd {
+		t.Errorf("a kind without a dictionary is stored as %q, EncodeDoc stores it as %q", e1, e2)
+	}
+}
