@@ -73,6 +73,10 @@ type PublishReport struct {
 	Reused    int64   `json:"reused"`   // entries whose documents were copied
 	Bytes     int64   `json:"bytes"`
 	Seconds   float64 `json:"seconds"` // one spelling with the compile report's
+	// Sitemaps says how the sitemaps were made: "kept" (a delta that
+	// changed no listed entry), "merged" (a delta's, from the previous
+	// ones, D121) or "made" (from every listed entry).
+	Sitemaps string `json:"sitemaps,omitempty"`
 	// Steps are the seconds each step took (steps.go), for operators.
 	Steps map[string]float64 `json:"steps,omitempty"`
 }
@@ -115,7 +119,7 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 		}
 	}()
 	p := &publisher{cfg: cfg, st: st, now: now, rep: &PublishReport{ID: id, Run: run}, log: log,
-		renderKey: cfg.Site.Key(), packs: map[string]bool{}, steps: newSteps()}
+		renderKey: cfg.Site.Key(), packs: map[string]bool{}, steps: newSteps(), sitemapDrop: map[string]bool{}}
 	if err := p.openPrevious(); err != nil {
 		log.Warn("previous publication unreadable; publishing in full", "err", err)
 		p.sameRender, p.prevManifest = false, nil
@@ -223,7 +227,10 @@ type publisher struct {
 	// listingChanged: an entry came, went, or changed its slug or listing,
 	// so a delta makes the sitemaps and the content structure again.
 	listingChanged bool
-	listed         int // listed entries of the publication
+	// sitemapDrop are a delta's slugs whose sitemap lines are made again:
+	// the entries it rendered or removed, under their slugs before and now.
+	sitemapDrop map[string]bool
+	listed      int // listed entries of the publication
 	// routes are where the requests of the publication's entries go, and
 	// prevRoutes the current publication's (routing.go, issue 15).
 	routes, prevRoutes map[string]map[string]string
@@ -401,6 +408,12 @@ func (p *publisher) entries(ctx context.Context, src entrySource, db *export.Reg
 	// runs. At the default it ran every 0.1 s and took a fifth of the
 	// step (issue 18, D119). The exports after hold more, at the default.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// What does grow with the registry (the routes of entries that take
+	// requests) must not be multiplied by five: the heap is held to
+	// renderHeapLimit, or to a lower limit the operator set.
+	if limit := debug.SetMemoryLimit(-1); limit > renderHeapLimit {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(renderHeapLimit))
+	}
 	// Reading and rendering a chunk (on every core) overlaps appending
 	// the chunk before it to the pack and the registry database (one
 	// goroutine): the append alone kept a core idle.
@@ -427,6 +440,9 @@ func (p *publisher) entries(ctx context.Context, src entrySource, db *export.Reg
 		return nil
 	})
 }
+
+// renderHeapLimit caps the Go heap while entries are rendered (D119).
+const renderHeapLimit = 1536 << 20
 
 // overlapped runs produce over the chunks scan gives on one goroutine and
 // use over what it made on the caller's, one chunk behind, so the two

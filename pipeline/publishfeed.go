@@ -36,6 +36,14 @@ func (p *publisher) writeFeed(ctx context.Context, dir string, db *export.Regist
 			(was.Status == "suspended") != (c.Status == "suspended") {
 			p.listingChanged = true
 		}
+		if p.delta {
+			// A delta's sitemaps are the previous ones with these
+			// entries' lines taken out and put back as they are now (D121).
+			p.sitemapDrop[c.Slug] = true
+			if was != nil {
+				p.sitemapDrop[was.Slug] = true
+			}
+		}
 		typ := feeds.Classify(was, c)
 		if typ == "" {
 			return nil

@@ -3,7 +3,11 @@ package pipeline
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/xml"
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -30,6 +34,8 @@ func (p *publisher) siteFiles(db *export.RegistryDB) error {
 			return err
 		}
 		extra = append(extra, listing...)
+	} else {
+		p.rep.Sitemaps = "kept"
 	}
 	// The registry pages depend only on the engine and the site, which a
 	// delta shares with the publication before it (sameRender): it keeps
@@ -120,7 +126,7 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 	if limit <= 0 {
 		limit = render.SitemapLimit
 	}
-	err := db.SitemapParts(s.BaseURL, limit, func(lines string, lastmod time.Time) error {
+	part := func(lines string, lastmod time.Time) error {
 		names, lastmods = append(names, fmt.Sprintf("sitemap-%d.xml", len(names)+1)), append(lastmods, lastmod)
 		switch len(names) {
 		case 1:
@@ -133,9 +139,24 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 			first = ""
 		}
 		return p.writeSiteFile(siteFile{"/sitemaps/" + names[len(names)-1], "application/xml", render.SitemapURLSet(lines)})
-	})
+	}
+	site, docs := len(p.site), p.rep.Documents
+	merged := false
+	var err error
+	if p.delta {
+		merged, err = p.mergeSitemaps(db, limit, part)
+	}
+	if err == nil && !merged {
+		// What a merge wrote is left in the pack, unindexed.
+		p.site, p.rep.Documents, names, lastmods, first = p.site[:site], docs, nil, nil, ""
+		err = db.SitemapParts(s.BaseURL, limit, part)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sitemaps: %w", err)
+	}
+	p.rep.Sitemaps = "made"
+	if merged {
+		p.rep.Sitemaps = "merged"
 	}
 	tax := taxonomy.Default()
 	sections, err := db.Structure(render.StructurePagesMax, func(sector string) string { return tax.Label(sector, "en") })
@@ -195,4 +216,187 @@ func (p *publisher) writeSiteFile(f siteFile) error {
 	p.offset += int64(len(stored))
 	p.rep.Documents++
 	return nil
+}
+
+// mergeSitemaps makes a delta's sitemap parts from the previous
+// publication's (D121): its lines, in slug order, without those of the
+// entries this run rendered or removed (under their slugs before and
+// now), merged with those entries' lines as they are now, cut again into
+// parts of limit. The result is the bytes db.SitemapParts would make from
+// every listed entry, without DuckDB ordering them all. It reports false,
+// having written nothing or leaving what it wrote unindexed, when it
+// cannot be sure of that: the previous sitemaps are not readable as this
+// engine writes them, a listed entry has no lastmod (a row without a
+// line), or the lines merged are not the rows counted.
+func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(lines string, lastmod time.Time) error) (bool, error) {
+	prev := previousSitemaps(p.prevManifest.Site)
+	if prev == nil {
+		return false, nil
+	}
+	type added struct{ slug, line string }
+	var adds []added
+	rows, unlined, err := db.SitemapLinesOfRun(p.cfg.Site.BaseURL, func(slug, line string) error {
+		adds = append(adds, added{slug, line})
+		return nil
+	})
+	if err != nil || unlined > 0 {
+		return false, err
+	}
+	var base strings.Builder
+	xml.EscapeText(&base, []byte(p.cfg.Site.BaseURL))
+	loc := "<url><loc>" + base.String() + "/"
+	var part strings.Builder
+	var newest string
+	var n, total int64
+	emit := func(line string) error {
+		if n == int64(limit) {
+			if err := p.flushSitemapPart(&part, newest, fn); err != nil {
+				return err
+			}
+			newest, n = "", 0
+		}
+		n++
+		total++
+		part.WriteString(line)
+		at := strings.LastIndex(line, "<lastmod>")
+		if at < 0 {
+			return fmt.Errorf("a sitemap line without its lastmod: %q", line)
+		}
+		newest = max(newest, line[at+len("<lastmod>"):len(line)-len("</lastmod></url>\n")])
+		return nil
+	}
+	packs := map[string]*os.File{}
+	defer func() {
+		for _, f := range packs {
+			f.Close()
+		}
+	}()
+	next := 0
+	for _, d := range prev {
+		body, err := p.previousSiteFile(packs, d)
+		if err != nil {
+			p.log.Warn("a sitemap of the previous publication is unreadable; made again from every entry", "err", err)
+			return false, nil
+		}
+		lines, ok := urlsetLines(body)
+		if !ok {
+			return false, nil
+		}
+		for len(lines) > 0 {
+			end := strings.IndexByte(lines, '\n') + 1
+			if end == 0 || !strings.HasPrefix(lines, loc) {
+				return false, nil
+			}
+			line := lines[:end]
+			lines = lines[end:]
+			slug := line[len(loc):]
+			slug = slug[:strings.IndexAny(slug, "/<")]
+			for next < len(adds) && adds[next].slug < slug {
+				if err := emit(adds[next].line); err != nil {
+					return false, err
+				}
+				next++
+			}
+			if p.sitemapDrop[slug] {
+				continue
+			}
+			if err := emit(line); err != nil {
+				return false, err
+			}
+		}
+	}
+	for ; next < len(adds); next++ {
+		if err := emit(adds[next].line); err != nil {
+			return false, err
+		}
+	}
+	if total != rows {
+		p.log.Warn("the sitemaps merged hold another number of URLs than the listed entries; made again from every entry", "merged", total, "rows", rows)
+		return false, nil
+	}
+	if n > 0 {
+		return true, p.flushSitemapPart(&part, newest, fn)
+	}
+	return true, nil
+}
+
+func (p *publisher) flushSitemapPart(part *strings.Builder, newest string, fn func(lines string, lastmod time.Time) error) error {
+	mod, err := time.Parse("2006-01-02T15:04:05Z", newest)
+	if err != nil {
+		return fmt.Errorf("a sitemap lastmod: %w", err)
+	}
+	lines := part.String()
+	part.Reset()
+	return fn(lines, mod)
+}
+
+// previousSitemaps are the previous publication's sitemap urlsets in
+// order: its parts, or its one sitemap when it had no index; nil when it
+// has none.
+func previousSitemaps(site []publication.DocRow) []publication.DocRow {
+	var parts []publication.DocRow
+	var one *publication.DocRow
+	num := map[string]int{}
+	for i, d := range site {
+		if d.Kind != publication.KindSite {
+			continue
+		}
+		if d.Path == "/sitemap.xml" {
+			one = &site[i]
+		}
+		var k int
+		if _, err := fmt.Sscanf(d.Path, "/sitemaps/sitemap-%d.xml", &k); err == nil && d.Path == fmt.Sprintf("/sitemaps/sitemap-%d.xml", k) {
+			parts = append(parts, d)
+			num[d.Path] = k
+		}
+	}
+	if len(parts) == 0 {
+		if one == nil {
+			return nil
+		}
+		return []publication.DocRow{*one}
+	}
+	sort.Slice(parts, func(i, j int) bool { return num[parts[i].Path] < num[parts[j].Path] })
+	for i, d := range parts {
+		if num[d.Path] != i+1 {
+			return nil // a part missing
+		}
+	}
+	return parts
+}
+
+// previousSiteFile reads a registry-level file of the previous
+// publication, checked and decoded.
+func (p *publisher) previousSiteFile(packs map[string]*os.File, d publication.DocRow) (string, error) {
+	f := packs[d.Pack]
+	if f == nil {
+		var err error
+		if f, err = os.Open(filepath.Join(p.prevDir, filepath.FromSlash(d.Pack))); err != nil {
+			return "", err
+		}
+		packs[d.Pack] = f
+	}
+	stored := make([]byte, d.Length)
+	if _, err := f.ReadAt(stored, d.Offset); err != nil {
+		return "", fmt.Errorf("%s: %w", d.Path, err)
+	}
+	if !publication.DocChecksumOK(stored, d.Checksum) {
+		return "", fmt.Errorf("%s: the previous publication's bytes fail their checksum", d.Path)
+	}
+	body, err := publication.DecodeDoc(nil, stored, d.Encoding)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", d.Path, err)
+	}
+	return string(body), nil
+}
+
+// urlsetLines are the lines of a sitemap urlset as render.SitemapURLSet
+// wraps them.
+func urlsetLines(body string) (string, bool) {
+	head, tail := string(render.SitemapURLSet("")), "</urlset>\n"
+	head = strings.TrimSuffix(head, tail)
+	if !strings.HasPrefix(body, head) || !strings.HasSuffix(body, tail) {
+		return "", false
+	}
+	return body[len(head) : len(body)-len(tail)], true
 }

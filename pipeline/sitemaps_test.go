@@ -1,0 +1,98 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/daawid/registry/export/publication"
+	"github.com/daawid/registry/fixtures/synth"
+	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas/taxonomy"
+)
+
+// TestPublish_DeltaSitemapsMergedSameAsMade: a delta's sitemaps are the
+// previous parts merged with the entries it rendered or removed (D121),
+// and are byte for byte those a full publication of the same state makes
+// from every listed entry: after a Companies House product that dissolved
+// every 50th company, renamed every 37th and added one every 60th, in
+// parts of 150 URLs.
+func TestPublish_DeltaSitemapsMergedSameAsMade(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	run1 := synth.DefaultRunNow
+	regs := synthRegisters(t, synth.Config{Entries: 1200, Seed: 5, Out: data, RunNow: run1, SiteSample: -1})
+	var regs2 []string
+	for _, f := range regs {
+		if strings.Contains(f, "BasicCompanyData") {
+			next := filepath.Join(dir, "next", filepath.Base(f))
+			changeCompaniesHouse(t, f, next, 50, 37, "A")
+			f = next
+		}
+		regs2 = append(regs2, f)
+	}
+	state, out, full := filepath.Join(dir, "state"), filepath.Join(dir, "out"), filepath.Join(dir, "full")
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	const limit = 150
+	if _, err := Compile(ctx, CompileConfig{StateDir: state, Registers: regs, Now: run1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: run1.Add(time.Minute), SitemapLimit: limit}); err != nil {
+		t.Fatal(err)
+	}
+	run2 := run1.Add(24 * time.Hour)
+	if _, err := Compile(ctx, CompileConfig{StateDir: state, Registers: regs2, Now: run2}); err != nil {
+		t.Fatal(err)
+	}
+	delta, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: run2.Add(time.Minute), SitemapLimit: limit, Delta: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if delta.Rendered == 0 || delta.Sitemaps != "merged" {
+		t.Fatalf("the delta rendered %d entries and its sitemaps were %q, not merged", delta.Rendered, delta.Sitemaps)
+	}
+	made, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: full, Site: site, Now: run2.Add(time.Minute), SitemapLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if made.Sitemaps != "made" {
+		t.Fatalf("a full publication's sitemaps were %q", made.Sitemaps)
+	}
+	sitemaps := func(out string) map[string][]byte {
+		pub, err := publication.Current(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := publication.ReadManifest(pub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][]byte{}
+		for _, d := range m.Site {
+			if listingFile(d.Path) && d.Path != "/awp/content/structure.json" {
+				got[d.Path] = docBytes(t, pub, d)
+			}
+		}
+		return got
+	}
+	merged, want := sitemaps(out), sitemaps(full)
+	if len(want) < 5 {
+		t.Fatalf("the full publication has %d sitemap files: too few parts to test a merge", len(want))
+	}
+	for path, b := range want {
+		if !bytes.Equal(merged[path], b) {
+			t.Errorf("%s: the delta's merged sitemap differs from the one made from every entry", path)
+		}
+	}
+	if len(merged) != len(want) {
+		t.Errorf("the delta has %d sitemap files, the full publication %d", len(merged), len(want))
+	}
+	// The merge saw renames, removals and new entries.
+	if delta.Removed == 0 || !bytes.Contains(want["/sitemaps/sitemap-1.xml"], []byte("<url>")) {
+		t.Errorf("the delta removed %d entries", delta.Removed)
+	}
+}
