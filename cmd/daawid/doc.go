@@ -16,7 +16,8 @@
 //	compile   compile entries from registers, websites, owner revisions and
 //	          events into the state
 //	fixtures  fixtures generate: write synthetic register files, owner
-//	          revisions, events and websites
+//	          revisions, events and websites; fixtures train-dicts: train
+//	          the dictionaries of the documents never served
 //	publish   publish the state's current entries (full, or --delta over the
 //	          current publication)
 //	pipeline  pipeline run: one compile and one publication now; pipeline
