@@ -12,7 +12,6 @@ import (
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/fixtures/synth"
 	"github.com/daawid/registry/render"
-	"github.com/daawid/registry/schemas/taxonomy"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -22,15 +21,10 @@ import (
 // range RFC 8878 leaves free, that compresses the kind's documents
 // smaller than zstd without it and decodes them back.
 func TestTrainDictionary_FromAPublication(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
-	regs := synthRegisters(t, synth.Config{Entries: 400, Seed: 9, Out: filepath.Join(dir, "data"), RunNow: synth.DefaultRunNow, SiteSample: -1})
-	state, out := filepath.Join(dir, "state"), filepath.Join(dir, "out")
-	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
-	if _, err := Compile(ctx, CompileConfig{StateDir: state, Registers: regs, Now: synth.DefaultRunNow}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: synth.DefaultRunNow.Add(time.Minute)}); err != nil {
+	_, state, site := compileSynth(t, dir, 400, 9)
+	out := filepath.Join(dir, "out")
+	if _, err := Publish(context.Background(), PublishConfig{StateDir: state, OutDir: out, Site: site, Now: synth.DefaultRunNow.Add(time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 	pub, _ := publication.Current(out)

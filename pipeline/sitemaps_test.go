@@ -23,9 +23,8 @@ import (
 func TestPublish_DeltaSitemapsMergedSameAsMade(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	data := filepath.Join(dir, "data")
 	run1 := synth.DefaultRunNow
-	regs := synthRegisters(t, synth.Config{Entries: 1200, Seed: 5, Out: data, RunNow: run1, SiteSample: -1})
+	regs, state, site := compileSynth(t, dir, 1200, 5)
 	var regs2 []string
 	for _, f := range regs {
 		if strings.Contains(f, "BasicCompanyData") {
@@ -35,12 +34,8 @@ func TestPublish_DeltaSitemapsMergedSameAsMade(t *testing.T) {
 		}
 		regs2 = append(regs2, f)
 	}
-	state, out, full := filepath.Join(dir, "state"), filepath.Join(dir, "out"), filepath.Join(dir, "full")
-	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	out, full := filepath.Join(dir, "out"), filepath.Join(dir, "full")
 	const limit = 150
-	if _, err := Compile(ctx, CompileConfig{StateDir: state, Registers: regs, Now: run1}); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: run1.Add(time.Minute), SitemapLimit: limit}); err != nil {
 		t.Fatal(err)
 	}
@@ -95,4 +90,18 @@ func TestPublish_DeltaSitemapsMergedSameAsMade(t *testing.T) {
 	if delta.Removed == 0 || !bytes.Contains(want["/sitemaps/sitemap-1.xml"], []byte("<url>")) {
 		t.Errorf("the delta removed %d entries", delta.Removed)
 	}
+}
+
+// compileSynth generates entries companies (seed) under dir and compiles
+// them at synth.DefaultRunNow into dir/state: the register files, the
+// state and the default site.
+func compileSynth(t *testing.T, dir string, entries int, seed int64) ([]string, string, render.Site) {
+	t.Helper()
+	regs := synthRegisters(t, synth.Config{Entries: entries, Seed: seed, Out: filepath.Join(dir, "data"), RunNow: synth.DefaultRunNow, SiteSample: -1})
+	state := filepath.Join(dir, "state")
+	if _, err := Compile(context.Background(), CompileConfig{StateDir: state, Registers: regs, Now: synth.DefaultRunNow}); err != nil {
+		t.Fatal(err)
+	}
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	return regs, state, site
 }
