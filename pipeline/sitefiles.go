@@ -284,8 +284,9 @@ func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(line
 		}
 		for len(lines) > 0 {
 			end := strings.IndexByte(lines, '\n') + 1
-			if end == 0 || !strings.HasPrefix(lines, loc) {
-				return false, nil
+			if end == 0 || !strings.HasPrefix(lines, loc) || !strings.HasSuffix(lines[:end], "</lastmod></url>\n") ||
+				!strings.Contains(lines[:end], "</loc><lastmod>") {
+				return false, nil // not a line as this engine writes it
 			}
 			line := lines[:end]
 			lines = lines[end:]
