@@ -27,7 +27,8 @@ func runFixtures(args []string, stdout, stderr io.Writer) int {
 // trainDicts trains the dictionaries of the kinds that are never served
 // from a publication (D120) and writes them as the engine embeds them
 // (export/publication/dicts/<kind>-<id>.zdict). A shipped dictionary is
-// never replaced: a new one sits beside it with its own ID.
+// never replaced: a new one sits beside it with its own ID, and
+// compressCurrent in export/publication names it to compress with.
 func trainDicts(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fixtures train-dicts", flag.ContinueOnError)
 	fs.SetOutput(stderr)

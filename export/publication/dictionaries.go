@@ -24,11 +24,20 @@ import (
 // A dictionary is part of the engine: dicts/<kind>-<id>.zdict, trained by
 // `daawid fixtures train-dicts` and never changed once shipped (the
 // frames of packs written with it name it by its ID). A new one takes a
-// new ID, and the old ones stay here for the packs that use them; the
-// newest of a kind compresses.
+// new ID, and the old ones stay here for the packs that use them; the one
+// compressCurrent names compresses (the IDs, taken from the content, say
+// nothing of which is newer).
 
 //go:embed dicts
 var dictFiles embed.FS
+
+// compressCurrent is the dictionary each kind is compressed with, by file
+// name; every other dictionary only decodes.
+var compressCurrent = map[string]string{
+	"card":   "card-2104281068.zdict",
+	"entry":  "entry-172418808.zdict",
+	"search": "search-657066433.zdict",
+}
 
 // Dictionary is one of the engine's zstd dictionaries.
 type Dictionary struct {
@@ -86,16 +95,24 @@ func dictionaryBytes() [][]byte {
 	return out
 }
 
-// dictEncoders compress each kind with its newest dictionary.
+// dictEncoders compress each kind with its current dictionary.
 var dictEncoders = func() map[string]*zstd.Encoder {
 	out := map[string]*zstd.Encoder{}
-	for _, d := range dictionaries { // by ID within a kind: the newest last
+	for _, d := range dictionaries {
+		if compressCurrent[d.Kind] != d.Name {
+			continue
+		}
 		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
 			zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false), zstd.WithEncoderDict(d.Data))
 		if err != nil {
 			panic("publication: dicts/" + d.Name + ": " + err.Error())
 		}
 		out[d.Kind] = enc
+	}
+	for kind, name := range compressCurrent {
+		if out[kind] == nil {
+			panic("publication: the current dictionary of " + kind + ", dicts/" + name + ", is not there")
+		}
 	}
 	return out
 }()
