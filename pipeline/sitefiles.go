@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -345,10 +346,11 @@ func previousSitemaps(site []publication.DocRow) []publication.DocRow {
 		if d.Path == "/sitemap.xml" {
 			one = &site[i]
 		}
-		var k int
-		if _, err := fmt.Sscanf(d.Path, "/sitemaps/sitemap-%d.xml", &k); err == nil && d.Path == fmt.Sprintf("/sitemaps/sitemap-%d.xml", k) {
-			parts = append(parts, d)
-			num[d.Path] = k
+		if n, ok := strings.CutPrefix(d.Path, "/sitemaps/sitemap-"); ok {
+			if k, err := strconv.Atoi(strings.TrimSuffix(n, ".xml")); err == nil && strings.HasSuffix(n, ".xml") {
+				parts = append(parts, d)
+				num[d.Path] = k
+			}
 		}
 	}
 	if len(parts) == 0 {

@@ -129,9 +129,5 @@ func EncodeDocOf(kind string, dst, body []byte) ([]byte, string) {
 	if enc == nil {
 		return EncodeDoc(dst, body)
 	}
-	out := enc.EncodeAll(body, dst[:0])
-	if len(out) >= len(body) {
-		return append(out[:0], body...), EncodingIdentity
-	}
-	return out, EncodingZstdDict
+	return encodeWith(enc, EncodingZstdDict, dst, body)
 }

@@ -81,11 +81,17 @@ var (
 // still read by offset and length; the document itself (identity) when
 // compressing would not make it smaller. dst is reused.
 func EncodeDoc(dst, body []byte) ([]byte, string) {
-	out := zstdEncoder.EncodeAll(body, dst[:0])
+	return encodeWith(zstdEncoder, EncodingZstd, dst, body)
+}
+
+// encodeWith compresses body with enc into dst, stored as encoding, or
+// keeps it as it is (identity) when compressing would not make it smaller.
+func encodeWith(enc *zstd.Encoder, encoding string, dst, body []byte) ([]byte, string) {
+	out := enc.EncodeAll(body, dst[:0])
 	if len(out) >= len(body) {
 		return append(out[:0], body...), EncodingIdentity
 	}
-	return out, EncodingZstd
+	return out, encoding
 }
 
 // DecodeDoc appends the document stored as stored in encoding to dst:
