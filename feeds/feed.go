@@ -1,9 +1,9 @@
 package feeds
 
 import (
-	"bufio"
-	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -102,8 +102,13 @@ func Carry(prevDir, dir string) error {
 		return err
 	}
 	for _, s := range segs {
-		for _, ext := range []string{".jsonl", ".parquet"} {
+		for _, ext := range []string{".parquet", ".jsonl"} {
 			src, dst := filepath.Join(prevDir, s.Name+ext), filepath.Join(dir, s.Name+ext)
+			if ext == ".jsonl" {
+				if _, err := os.Stat(src); errors.Is(err, fs.ErrNotExist) {
+					continue // written only before D122
+				}
+			}
 			if err := os.Link(src, dst); err != nil {
 				if err := copyFile(src, dst); err != nil {
 					return err
@@ -145,15 +150,14 @@ func Write(dir string, changes []Change) error {
 
 // SegmentWriter writes one segment of the feed as its changes come, in
 // order (issue 18: a publication of millions of changes holds none of
-// them): the JSON lines and the Parquet file under temporary names, which
-// Close gives the segment's name once its last sequence number is known.
+// them): a Parquet file under a temporary name, which Close gives the
+// segment's name once its last sequence number is known. Its row groups
+// are segmentGroup rows, so a reader seeks past whole groups (D122).
 type SegmentWriter struct {
 	dir         string
 	first, last int64
 	n           int64
-	jf, pf      *os.File
-	jw          *bufio.Writer
-	enc         *json.Encoder
+	pf          *os.File
 	pw          *parquet.GenericWriter[Change]
 	buf         []Change
 	err         error
@@ -167,6 +171,10 @@ func NewSegmentWriter(dir string) *SegmentWriter { return &SegmentWriter{dir: di
 // file.
 const segmentBatch = 4096
 
+// segmentGroup is the rows of a segment's row group: what a reader of the
+// feed's end decodes at most.
+const segmentGroup = 64 << 10
+
 // Count is how many changes were added.
 func (w *SegmentWriter) Count() int64 { return w.n }
 
@@ -175,7 +183,7 @@ func (w *SegmentWriter) Add(c Change) error {
 	if w.err != nil {
 		return w.err
 	}
-	if w.jf == nil {
+	if w.pf == nil {
 		if w.err = w.open(); w.err != nil {
 			return w.err
 		}
@@ -183,9 +191,6 @@ func (w *SegmentWriter) Add(c Change) error {
 	}
 	w.last = c.Seq
 	w.n++
-	if w.err = w.enc.Encode(c); w.err != nil {
-		return w.err
-	}
 	if w.buf = append(w.buf, c); len(w.buf) == segmentBatch {
 		_, w.err = w.pw.Write(w.buf)
 		w.buf = w.buf[:0]
@@ -195,25 +200,18 @@ func (w *SegmentWriter) Add(c Change) error {
 
 func (w *SegmentWriter) open() error {
 	var err error
-	if w.jf, err = os.Create(filepath.Join(w.dir, "segment.jsonl.tmp")); err != nil {
-		return err
-	}
 	if w.pf, err = os.Create(filepath.Join(w.dir, "segment.parquet.tmp")); err != nil {
-		w.jf.Close()
-		os.Remove(w.jf.Name())
-		w.jf = nil
 		return err
 	}
-	w.jw = bufio.NewWriterSize(w.jf, 1<<20)
-	w.enc = json.NewEncoder(w.jw)
-	w.pw = parquet.NewGenericWriter[Change](w.pf, parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}))
+	w.pw = parquet.NewGenericWriter[Change](w.pf, parquet.Compression(&zstd.Codec{Level: zstd.SpeedFastest}),
+		parquet.MaxRowsPerRowGroup(segmentGroup))
 	return nil
 }
 
 // Close finishes the segment (synced) and names it by its first and last
 // sequence numbers; with no change it writes nothing.
 func (w *SegmentWriter) Close() error {
-	if w.jf == nil || w.err != nil {
+	if w.pf == nil || w.err != nil {
 		w.Abort()
 		return w.err
 	}
@@ -223,7 +221,7 @@ func (w *SegmentWriter) Close() error {
 			return err
 		}
 	}
-	steps := []func() error{w.jw.Flush, w.jf.Sync, w.jf.Close, w.pw.Close, w.pf.Sync, w.pf.Close}
+	steps := []func() error{w.pw.Close, w.pf.Sync, w.pf.Close}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			w.Abort()
@@ -231,18 +229,13 @@ func (w *SegmentWriter) Close() error {
 		}
 	}
 	name := filepath.Join(w.dir, publication.FeedSegmentName(w.first, w.last))
-	if err := os.Rename(w.jf.Name(), name+".jsonl"); err != nil {
-		return err
-	}
 	return os.Rename(w.pf.Name(), name+".parquet")
 }
 
 // Abort removes what the writer wrote.
 func (w *SegmentWriter) Abort() {
-	for _, f := range []*os.File{w.jf, w.pf} {
-		if f != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
+	if w.pf != nil {
+		w.pf.Close()
+		os.Remove(w.pf.Name())
 	}
 }

@@ -3,6 +3,7 @@ package feeds
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/daawid/registry/export/publication"
+	"github.com/parquet-go/parquet-go"
 )
 
 // Each kind of change a publication can make gets its record type, in
@@ -125,6 +127,71 @@ func TestFeed_ReadFromCursor(t *testing.T) {
 	}
 	if last, _ := publication.FeedLast(next); last != 9 {
 		t.Fatalf("carried feed ends at %d", last)
+	}
+}
+
+// TestFeed_SegmentIsOneParquetFile (D122): a segment is one Parquet file,
+// in row groups of segmentGroup changes; a cursor anywhere in it, past
+// whole groups, reads what a whole decoding would, the instants in UTC.
+// A segment a publication before D122 wrote as JSON lines too is carried
+// with both files.
+func TestFeed_SegmentIsOneParquetFile(t *testing.T) {
+	dir := t.TempDir()
+	at := time.Date(2026, 11, 1, 3, 0, 0, 0, time.UTC)
+	n := int64(2*segmentGroup + 100)
+	w := NewSegmentWriter(dir)
+	for seq := int64(1); seq <= n; seq++ {
+		if err := w.Add(Change{Seq: seq, Type: Updated, EntryID: fmt.Sprintf("ent_%07d", seq), Slug: "x", Revision: int32(seq % 1000), At: at, Publication: "pub_x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if want := filepath.Join(dir, publication.FeedSegmentName(1, n)+".parquet"); len(files) != 1 || files[0] != want {
+		t.Fatalf("feed files %v, want only %s", files, want)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil || len(pf.RowGroups()) != 3 || pf.RowGroups()[0].NumRows() != segmentGroup {
+		t.Fatalf("segment's row groups: %v", err)
+	}
+	for _, after := range []int64{0, 1, segmentGroup - 1, segmentGroup, segmentGroup + 1, 2 * segmentGroup, n - 3, n - 1, n} {
+		got, more, err := publication.ReadFeed(dir, after, 5)
+		want := min(5, n-after)
+		if err != nil || int64(len(got)) != want || more != (after+want < n) {
+			t.Fatalf("after %d: %d changes, more=%v, %v", after, len(got), more, err)
+		}
+		for i, c := range got {
+			seq := after + 1 + int64(i)
+			if c.Seq != seq || c.EntryID != fmt.Sprintf("ent_%07d", seq) || c.Revision != int32(seq%1000) || c.At != at || c.Publication != "pub_x" || c.Type != Updated {
+				t.Fatalf("after %d: change %d is %+v", after, i, c)
+			}
+		}
+	}
+	old := publication.FeedSegmentName(n+1, n+1)
+	if err := Write(dir, []Change{{Seq: n + 1, Type: Created, EntryID: "ent_y", Slug: "y", Revision: 1, At: at}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, old+".jsonl"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next := filepath.Join(t.TempDir(), "feed")
+	if err := Carry(dir, next); err != nil {
+		t.Fatal(err)
+	}
+	carried, _ := filepath.Glob(filepath.Join(next, "*"))
+	if len(carried) != 3 {
+		t.Fatalf("carried %v", carried)
+	}
+	if got, _, err := publication.ReadFeed(next, n, 10); err != nil || len(got) != 1 || got[0].EntryID != "ent_y" {
+		t.Fatalf("carried feed after %d: %+v %v", n, got, err)
 	}
 }
 

@@ -68,7 +68,7 @@ func openSnapshot(dir string, prev *Snapshot, gaz *places.Gazetteer, cache *fast
 		// A newer pack format may store documents in ways this engine
 		// cannot read: refuse the publication at the door rather than
 		// serve bytes as something they are not (issue 18).
-		return nil, fmt.Errorf("snapshot %s: manifest field format: pack format %d is newer than this server reads (%d)", dir, m.Format, publication.FormatVersion)
+		return nil, fmt.Errorf("snapshot %s: manifest field format: publication format %d is newer than this server reads (%d)", dir, m.Format, publication.FormatVersion)
 	}
 	s := &Snapshot{Dir: dir, Manifest: *m, packs: map[string]*pack{}, cache: cache}
 	switch {

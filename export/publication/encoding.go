@@ -34,13 +34,14 @@ const (
 // needs a dictionary of this engine's.
 func ServedAsStored(encoding string) bool { return encoding == EncodingZstd }
 
-// FormatVersion is the pack format a publication's manifest names
-// (Manifest.Format). 3: as 2, and the documents that are never served
+// FormatVersion is the publication format a manifest names
+// (Manifest.Format). 4: as 3, and the feed's segments are Parquet only
+// (D122; a reader of 3 would find the feed empty); 3: as 2, and the documents that are never served
 // may be compressed with a dictionary (EncodingZstdDict, D120); 2:
 // documents stored compressed, each on its own (EncodeDoc); none (0):
 // every document stored as it is served. A reader takes them all,
 // document by document, by DocRow.Encoding.
-const FormatVersion = 3
+const FormatVersion = 4
 
 // zstdLevel is the level packs are written at: the pipeline compresses
 // every document it renders, and on the documents measured

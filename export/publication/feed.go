@@ -1,28 +1,30 @@
 package publication
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/daawid/registry/schemas"
+	"github.com/parquet-go/parquet-go"
 )
 
 // FeedDir is where a publication keeps its feed: every segment since the
-// first publication, each a JSON-lines file and a Parquet file of the same
-// records, named by their first and last sequence numbers.
+// first publication, each a Parquet file of its changes named by their
+// first and last sequence numbers. Publications before D122 also wrote
+// each segment as JSON lines beside it; those files are carried along and
+// never read.
 const FeedDir = "feed"
 
 // FeedSegmentName names a segment by its first and last sequence numbers.
 func FeedSegmentName(first, last int64) string { return fmt.Sprintf("%012d-%012d", first, last) }
 
-// FeedSegment is one file pair of the feed.
+// FeedSegment is one segment of the feed.
 type FeedSegment struct {
 	First, Last int64
 	Name        string // without extension
@@ -30,22 +32,32 @@ type FeedSegment struct {
 
 // FeedSegments lists a feed directory's segments in sequence order.
 func FeedSegments(dir string) ([]FeedSegment, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	files, err := filepath.Glob(filepath.Join(dir, "*.parquet"))
 	if err != nil {
 		return nil, err
 	}
 	var out []FeedSegment
 	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
-		var s FeedSegment
-		if _, err := fmt.Sscanf(name, "%012d-%012d", &s.First, &s.Last); err != nil {
+		name := strings.TrimSuffix(filepath.Base(f), ".parquet")
+		first, last, ok := parseSegmentName(name)
+		if !ok {
 			continue
 		}
-		s.Name = name
-		out = append(out, s)
+		out = append(out, FeedSegment{First: first, Last: last, Name: name})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].First < out[j].First })
 	return out, nil
+}
+
+// parseSegmentName reads "{first:012d}-{last:012d}".
+func parseSegmentName(name string) (first, last int64, ok bool) {
+	a, b, cut := strings.Cut(name, "-")
+	if !cut || len(a) != 12 || len(b) != 12 {
+		return 0, 0, false
+	}
+	first, err1 := strconv.ParseInt(a, 10, 64)
+	last, err2 := strconv.ParseInt(b, 10, 64)
+	return first, last, err1 == nil && err2 == nil && first >= 0 && last >= first
 }
 
 // ReadFeed returns up to limit changes with a sequence number above after, in
@@ -60,7 +72,7 @@ func ReadFeed(dir string, after int64, limit int) ([]schemas.Change, bool, error
 		if s.Last <= after {
 			continue
 		}
-		more, err := readSegment(filepath.Join(dir, s.Name+".jsonl"), s.First, s.Last, after, limit-len(out), &out)
+		more, err := readSegment(filepath.Join(dir, s.Name+".parquet"), s.First, s.Last, after, limit-len(out), &out)
 		if err != nil || more {
 			return out, more, err
 		}
@@ -71,74 +83,81 @@ func ReadFeed(dir string, after int64, limit int) ([]schemas.Change, bool, error
 // readSegment appends to out up to limit changes of the segment at path
 // (its first sequence number first) numbered above after, and says
 // whether more follow. A segment numbers its changes one by one from its
-// first, so the lines before after are skipped unread: reading the end of
-// a feed of millions costs a scan, not a decoding (issue 18). A segment
-// whose numbers were not consecutive is read again from its start.
+// first, so the rows before after are skipped by seeking (whole row
+// groups unread): reading the end of a feed of millions costs a row
+// group, not the segment (issue 18). A segment whose numbers were not
+// consecutive is read again from its start.
 func readSegment(path string, first, last, after int64, limit int, out *[]schemas.Change) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return false, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", filepath.Base(path), err)
+	}
 	for _, skip := range []int64{after - first + 1, 0} {
-		f, err := os.Open(path)
+		if skip > pf.NumRows() {
+			skip = pf.NumRows()
+		}
+		more, again, err := readRows(pf, skip, after, first, last, limit, out)
 		if err != nil {
-			return false, err
-		}
-		br := bufio.NewReaderSize(f, 1<<16)
-		if skip > 0 {
-			if err := skipLines(br, skip); err != nil {
-				f.Close()
-				return false, fmt.Errorf("%s: %w", filepath.Base(path), err)
-			}
-		}
-		dec := json.NewDecoder(br)
-		n, again := 0, false
-		for {
-			var c schemas.Change
-			if err := dec.Decode(&c); err == io.EOF {
-				break
-			} else if err != nil {
-				f.Close()
-				return false, fmt.Errorf("%s: %w", filepath.Base(path), err)
-			}
-			if c.Seq <= after {
-				continue
-			}
-			if skip > 0 && n == 0 && c.Seq != after+1 && c.Seq > first+skip {
-				again = true // a gap: lines were skipped that should not have been
-				break
-			}
-			if n == limit {
-				f.Close()
-				return true, nil
-			}
-			*out = append(*out, c)
-			n++
-		}
-		f.Close()
-		if n == 0 && skip > 0 && last > after {
-			again = true // the skip went past changes the segment holds
+			return false, fmt.Errorf("%s: %w", filepath.Base(path), err)
 		}
 		if !again {
-			return false, nil
+			return more, nil
 		}
 	}
 	return false, nil
 }
 
-// skipLines reads past n lines.
-func skipLines(br *bufio.Reader, n int64) error {
-	for ; n > 0; n-- {
-		for {
-			_, err := br.ReadSlice('\n')
-			if err == nil {
-				break
-			}
-			if err == io.EOF {
-				return nil
-			}
-			if !errors.Is(err, bufio.ErrBufferFull) {
-				return err
-			}
+// readRows reads pf's changes from row skip on (see readSegment); again
+// says the skip was wrong and nothing was appended.
+func readRows(pf *parquet.File, skip, after, first, last int64, limit int, out *[]schemas.Change) (more, again bool, err error) {
+	rd := parquet.NewGenericReader[schemas.Change](pf)
+	defer rd.Close()
+	if skip > 0 {
+		if err := rd.SeekToRow(skip); err != nil {
+			return false, false, err
 		}
 	}
-	return nil
+	start := len(*out)
+	buf := make([]schemas.Change, min(limit+1, 1024))
+	n := 0
+	for {
+		k, rerr := rd.Read(buf)
+		for _, c := range buf[:k] {
+			if c.Seq <= after {
+				continue
+			}
+			if skip > 0 && n == 0 && c.Seq != after+1 && c.Seq > first+skip {
+				*out = (*out)[:start]
+				return false, true, nil // a gap: rows were skipped that should not have been
+			}
+			if n == limit {
+				return true, false, nil
+			}
+			c.At = c.At.UTC()
+			*out = append(*out, c)
+			n++
+		}
+		if errors.Is(rerr, io.EOF) {
+			break
+		}
+		if rerr != nil {
+			*out = (*out)[:start]
+			return false, false, rerr
+		}
+	}
+	if n == 0 && skip > 0 && last > after {
+		return false, true, nil // the skip went past changes the segment holds
+	}
+	return false, false, nil
 }
 
 // FeedLast is the last sequence number of a feed directory (0: none).

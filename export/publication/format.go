@@ -10,7 +10,8 @@ import (
 // Manifest is a publication's manifest.json.
 type Manifest struct {
 	SpecVersion string `json:"specVersion"`
-	// Format is the pack format (FormatVersion): 2 stores documents
+	// Format is the publication format (FormatVersion; 4: the feed's
+	// segments Parquet only, D122): 2 stores documents
 	// compressed one by one (issue 18); 0, a publication written before,
 	// stores them as served. A server refuses a format newer than it
 	// knows rather than serve bytes it cannot read.
