@@ -38,14 +38,12 @@ type scanOpts struct {
 	// places, when set, gets a place for every framed row, which the
 	// worker fills with the place of the row's key.
 	places *keyPlaces
-	// keep, when set, deals only the rows it keeps (by file and the row's
-	// number among the file's framed rows): those of one key range.
-	keep func(file, seq int) bool
 }
 
 // keyPlaces hold, for every framed row of a run's register files, the
-// place of its key (keyPlace): 8 bytes a row, so that later passes deal
-// only the rows of one key range without parsing the others (issue 18).
+// place of its key (keyPlace): 8 bytes a row, so that a run by key ranges
+// writes each row to its range's file without parsing it again (issue
+// 18, D123).
 type keyPlaces struct {
 	files [][][]uint64 // file → chunks of placeChunk rows
 }
@@ -92,6 +90,20 @@ func (k *keyPlaces) sample(n int, out []uint64) []uint64 {
 // workers by company (Route), so a company's rows reach one worker in
 // file order; the workers call fn.
 func (r *run) scanFiles(ctx context.Context, files []registerFile, fn scanFn, opts scanOpts) error {
+	return scanWith(ctx, fn, func(d *dealer) error {
+		for i, f := range files {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r.frameFile(ctx, f, i, d, opts)
+		}
+		return nil
+	})
+}
+
+// scanWith runs fn on every core over the rows frame deals (see
+// scanFiles); it returns frame's error, or the context's.
+func scanWith(ctx context.Context, fn scanFn, frame func(*dealer) error) error {
 	n := runtime.GOMAXPROCS(0)
 	ins := make([]chan scanBatch, n)
 	var wg sync.WaitGroup
@@ -111,25 +123,59 @@ func (r *run) scanFiles(ctx context.Context, files []registerFile, fn scanFn, op
 			}
 		}(i, ins[i])
 	}
-	var err error
-	func() {
-		defer func() {
-			for _, in := range ins {
-				close(in)
-			}
-		}()
-		for i, f := range files {
-			if err = ctx.Err(); err != nil {
-				return
-			}
-			r.frameFile(ctx, f, i, ins, opts)
-		}
-	}()
+	d := &dealer{ins: ins, batches: make([]scanBatch, n)}
+	err := frame(d)
+	d.flush()
+	for _, in := range ins {
+		close(in)
+	}
 	wg.Wait()
 	if err == nil {
 		err = ctx.Err()
 	}
 	return err
+}
+
+// dealer deals framed rows to the workers in batches, each batch of one
+// file's rows (its reader parses them).
+type dealer struct {
+	ins     []chan scanBatch
+	batches []scanBatch
+}
+
+// deal gives a row to the worker of its company; place, when not nil, is
+// where that worker puts the row's key place.
+func (d *dealer) deal(rd register.Framed, raw register.Raw, place *uint64) {
+	w := rd.Route(raw) % uint32(len(d.ins))
+	b := &d.batches[w]
+	if b.rd != rd && len(b.raws) > 0 {
+		d.send(w)
+	}
+	if b.raws == nil {
+		b.raws = make([]register.Raw, 0, scanBatchSize)
+	}
+	b.rd = rd
+	b.raws = append(b.raws, raw)
+	if place != nil {
+		b.places = append(b.places, place)
+	}
+	if len(b.raws) == scanBatchSize {
+		d.send(w)
+	}
+}
+
+func (d *dealer) send(w uint32) {
+	if len(d.batches[w].raws) > 0 {
+		d.ins[w] <- d.batches[w]
+		d.batches[w] = scanBatch{}
+	}
+}
+
+// flush sends every batch begun.
+func (d *dealer) flush() {
+	for w := range d.batches {
+		d.send(uint32(w))
+	}
 }
 
 // parsed parses a framed record, reporting a bad row or a warning; nil
@@ -151,9 +197,9 @@ func parsed(rd register.Framed, raw register.Raw, problem func(Problem)) *regist
 	return rec
 }
 
-// frameFile frames one register file (the run's fileth) into the
-// workers' channels.
-func (r *run) frameFile(ctx context.Context, src registerFile, file int, ins []chan scanBatch, opts scanOpts) {
+// frameFile frames one register file (the run's fileth) and deals its
+// rows.
+func (r *run) frameFile(ctx context.Context, src registerFile, file int, d *dealer, opts scanOpts) {
 	path := src.path
 	rd, _, closer, err := openRegister(src, r.now)
 	if err != nil {
@@ -163,20 +209,7 @@ func (r *run) frameFile(ctx context.Context, src registerFile, file int, ins []c
 		return
 	}
 	defer closer.Close()
-	n := uint32(len(ins))
-	batches := make([]scanBatch, n)
-	send := func(w uint32) {
-		if len(batches[w].raws) > 0 {
-			batches[w].rd = rd
-			ins[w] <- batches[w]
-			batches[w] = scanBatch{}
-		}
-	}
-	defer func() {
-		for w := range n {
-			send(w)
-		}
-	}()
+	defer d.flush()
 	for seq := 0; ; seq++ {
 		if seq%4096 == 0 && ctx.Err() != nil {
 			return // stopped (the run fails with the context's error)
@@ -196,21 +229,11 @@ func (r *run) frameFile(ctx context.Context, src registerFile, file int, ins []c
 				r.cfg.Progress(k)
 			}
 		}
-		if opts.keep != nil && !opts.keep(file, seq) {
-			continue
-		}
-		w := rd.Route(raw) % n
-		b := &batches[w]
-		if b.raws == nil {
-			b.raws = make([]register.Raw, 0, scanBatchSize)
-		}
-		b.raws = append(b.raws, raw)
+		var place *uint64
 		if opts.places != nil {
-			b.places = append(b.places, opts.places.slot(file, seq))
+			place = opts.places.slot(file, seq)
 		}
-		if len(b.raws) == scanBatchSize {
-			send(w)
-		}
+		d.deal(rd, raw, place)
 	}
 }
 

@@ -49,6 +49,19 @@ func TestCompile_ByKeyRangesSameAsWhole(t *testing.T) {
 	changeCompaniesHouse(t, ch, ch2, 50, 37, "A")
 	ch3 := filepath.Join(dir, "third", filepath.Base(ch))
 	changeCompaniesHouse(t, ch2, ch3, 43, 31, "B")
+	// Two bad rows at the end of the second run's file: one its parser
+	// refuses (no key to place it by), one the framing finds bad (a quote
+	// never closed), which a compile by ranges keeps in memory (D123).
+	badRows, err := os.OpenFile(ch2, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := badRows.WriteString("BROKEN ROW LTD,,\n\"NEVER CLOSED LTD,09999999\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := badRows.Close(); err != nil {
+		t.Fatal(err)
+	}
 	regs2, regs3 := []string{ch2}, []string{ch3}
 	for _, f := range regs {
 		if f != ch {
@@ -131,6 +144,9 @@ func TestCompile_ByKeyRangesSameAsWhole(t *testing.T) {
 	rep2 := whole.reports[1]
 	if rep2.NewEntries == 0 || rep2.Removed == 0 || rep2.Merged == 0 || rep2.Events == 0 || rep2.Compiled == 0 {
 		t.Errorf("the second run does not cover new, removed, merged and verified entries: %+v", rep2)
+	}
+	if refused := whole.dump["refused"]; len(refused) < 2 {
+		t.Errorf("the second run's two bad rows were not both refused: %v", refused)
 	}
 	if whole.reports[2].Expired == 0 {
 		t.Errorf("the third run expired nothing: %+v", whole.reports[2])

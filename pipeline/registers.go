@@ -220,10 +220,11 @@ func (r *run) rangeEntries() int {
 	return DefaultRangeEntries
 }
 
-// byRanges compiles the registry a key range at a time: each range's
-// identities and entry rows are loaded from the index (its row groups
-// outside the range unread), its rows of the register files are dealt
-// again (their key places say which), and it is compiled, merged, expired
+// byRanges compiles the registry a key range at a time: one more pass
+// over the register files writes each row to its range's file (their key
+// places say which, D123); then each range's identities and entry rows
+// are loaded from the index (its row groups outside the range unread),
+// its rows are read from its file, and it is compiled, merged, expired
 // and written to the new index before the next range is loaded. Every
 // slug given is held for all ranges (compile.SlugSet). Ranges go in key
 // order, so identities are given in the same order as in one pass;
@@ -265,6 +266,14 @@ func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPla
 	bounds := rangeBounds(sampleIdx, places.sample(sampleEvery, nil), r.rangeEntries())
 	r.rep.KeyRanges = len(bounds) + 1
 	r.log.Info("compiling by key ranges", "ranges", len(bounds)+1, "identities", r.indexRows, "rows", r.rep.RowsRead)
+	// The rows are dealt to their ranges' files in one more pass (D123);
+	// the places are needed no more.
+	sp, err := r.spillRanges(ctx, files, places, bounds)
+	if err != nil {
+		return err
+	}
+	defer sp.close()
+	places = nil
 	for p := 0; p <= len(bounds); p++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -291,11 +300,7 @@ func (r *run) byRanges(ctx context.Context, files []registerFile, places *keyPla
 			}
 		}
 		r.touched = map[string]bool{}
-		keep := func(file, seq int) bool {
-			pl := places.get(file, seq)
-			return pl >= lo && (hi == 0 || pl < hi)
-		}
-		if err := r.rangeRegisters(ctx, files, keep); err != nil {
+		if err := r.rangeRegisters(ctx, sp, p); err != nil {
 			return err
 		}
 		if err := r.withHistory(ctx, func(entryID string) bool { k, ok := keyOf[entryID]; return ok && in(k) }); err != nil {
@@ -360,17 +365,18 @@ func rangeBounds(idx, rows []uint64, size int) []uint64 {
 	return out
 }
 
-// rangeRegisters is registers for one key range: the first pass deals only
-// the range's rows and holds them, the second compiles what it held.
-func (r *run) rangeRegisters(ctx context.Context, files []registerFile, keep func(file, seq int) bool) error {
+// rangeRegisters is registers for one key range, the pth: the first pass
+// deals the range's rows from its file and holds them, the second
+// compiles what it held.
+func (r *run) rangeRegisters(ctx context.Context, sp *rangeSpill, p int) error {
 	n := runtime.GOMAXPROCS(0)
 	found, renamed := make([][]compile.NewCompany, n), make([][]compile.NewCompany, n)
 	held := make([][]heldRow, n)
-	err := r.scanFiles(ctx, files, func(w int, rd register.Framed, raw register.Raw, _ *uint64) {
+	err := scanWith(ctx, func(w int, rd register.Framed, raw register.Raw, _ *uint64) {
 		held[w] = append(held[w], heldRow{rd: rd, raw: raw})
 		b, ok := rd.Brief(raw)
 		r.newOrRenamed(w, b, ok, found, renamed)
-	}, scanOpts{keep: keep})
+	}, func(d *dealer) error { return sp.frame(ctx, p, d) })
 	if err != nil {
 		return err
 	}

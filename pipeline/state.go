@@ -56,6 +56,8 @@ type State struct {
 	// chain are the index files that make the current state, oldest
 	// first: the last full index and the deltas after it (D53).
 	chain []string
+	// revs are the revision files read so far, kept open (D124).
+	revs revisionFiles
 }
 
 // keepIndexes is how many runs' index files are kept (the last one is the
@@ -260,8 +262,11 @@ func (s *State) refreshViews(ctx context.Context, tx *sql.Tx, chain []string) er
 	return nil
 }
 
-// Close closes the database.
-func (s *State) Close() error { return s.db.Close() }
+// Close closes the database and the revision files read.
+func (s *State) Close() error {
+	s.revs.close()
+	return s.db.Close()
+}
 
 // DB is the database, for reports and tests.
 func (s *State) DB() *sql.DB { return s.db }
@@ -567,7 +572,7 @@ func (s *State) Revision(ctx context.Context, entryID string, revision int) (*sc
 		if err != nil {
 			return nil, fmt.Errorf("revision of %s: %w", entryID, err)
 		}
-		got, err := readRevisions(s.dir, map[string]revisionRef{entryID: ref})
+		got, err := s.readRevisions(map[string]revisionRef{entryID: ref})
 		if err != nil {
 			return nil, err
 		}
@@ -590,7 +595,7 @@ func (s *State) Revisions(rows []*EntryRow) (map[string]*schemas.Entry, error) {
 	for _, r := range rows {
 		want[r.EntryID] = r.ref()
 	}
-	return readRevisions(s.dir, want)
+	return s.readRevisions(want)
 }
 
 // Declarations reads the accepted owner revisions of some entries, by

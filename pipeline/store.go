@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unique"
 
@@ -406,11 +407,102 @@ type revisionRef struct {
 	Row int64
 }
 
+// revisionFiles are the revision files a State has opened, kept open
+// for the next read: opening one reads its footer and page index, which
+// grow with the file (a 10M-entry run's file has 1,220 row groups and
+// about 80,000 pages), and a publication reads revisions a chunk at a
+// time, 20,000 chunks at 10M; opened again for every chunk, the opening
+// cost grew with the registry squared (D124). A run's file never changes
+// once written. At most maxOpenRevisionFiles stay open: a state of
+// thousands of runs (a delta a minute) would run out of descriptors; the
+// least recently used one nobody reads is closed first.
+type revisionFiles struct {
+	mu    sync.Mutex
+	files map[string]*revisionFile
+	clock int64
+}
+
+const maxOpenRevisionFiles = 64
+
+type revisionFile struct {
+	f        *os.File
+	pf       *parquet.File
+	readers  int   // reads using it now
+	lastUsed int64 // revisionFiles.clock at its last use
+}
+
+// open returns the opened file at path and the function that says its
+// read is done.
+func (rf *revisionFiles) open(path string) (*parquet.File, func(), error) {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	rf.clock++
+	o := rf.files[path]
+	if o == nil {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("revisions: %w", err)
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+		pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true))
+		if err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if rf.files == nil {
+			rf.files = map[string]*revisionFile{}
+		}
+		rf.evict()
+		o = &revisionFile{f: f, pf: pf}
+		rf.files[path] = o
+	}
+	o.readers++
+	o.lastUsed = rf.clock
+	return o.pf, func() {
+		rf.mu.Lock()
+		o.readers--
+		rf.mu.Unlock()
+	}, nil
+}
+
+// evict closes the least recently used files nobody reads while there
+// are too many open (the lock held).
+func (rf *revisionFiles) evict() {
+	for len(rf.files) >= maxOpenRevisionFiles {
+		var oldest string
+		for path, o := range rf.files {
+			if o.readers == 0 && (oldest == "" || o.lastUsed < rf.files[oldest].lastUsed) {
+				oldest = path
+			}
+		}
+		if oldest == "" {
+			return // all in use: one more stays open for now
+		}
+		rf.files[oldest].f.Close()
+		delete(rf.files, oldest)
+	}
+}
+
+// close closes every file opened.
+func (rf *revisionFiles) close() {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	for _, o := range rf.files {
+		o.f.Close()
+	}
+	rf.files = nil
+}
+
 // readRevisions reads revisions by where they are. Each row group of
 // each file is read on its own core; within one, rows close together are
 // read in sequence and far ones reached by seeking (the page index), so
 // only the pages that hold wanted rows are decompressed.
-func readRevisions(dir string, want map[string]revisionRef) (map[string]*schemas.Entry, error) {
+func (s *State) readRevisions(want map[string]revisionRef) (map[string]*schemas.Entry, error) {
+	dir := s.dir
 	byRun := map[string][]string{}
 	for id, ref := range want {
 		if ref.Run == "" {
@@ -427,19 +519,11 @@ func readRevisions(dir string, want map[string]revisionRef) (map[string]*schemas
 	var tasks []task
 	for run, ids := range byRun {
 		path := runFile(dir, revisionsDir, run)
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("revisions: %w", err)
-		}
-		defer f.Close()
-		st, err := f.Stat()
+		pf, done, err := s.revs.open(path)
 		if err != nil {
 			return nil, err
 		}
-		pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+		defer done()
 		sort.Slice(ids, func(i, j int) bool { return want[ids[i]].Row < want[ids[j]].Row })
 		base := int64(0)
 		for _, rg := range pf.RowGroups() {
