@@ -244,16 +244,11 @@ func readIndex(path string) (*compile.Identities, map[string]*EntryRow, error) {
 }
 
 func indexRows(path string) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	f, pf, err := publication.OpenParquet(path, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if f == nil {
 		return 0, fmt.Errorf("state index: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return 0, err
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return 0, fmt.Errorf("state index %s: %w", path, err)
 	}
@@ -439,16 +434,10 @@ func (rf *revisionFiles) open(path string) (*parquet.File, func(), error) {
 	rf.clock++
 	o := rf.files[path]
 	if o == nil {
-		f, err := os.Open(path)
-		if err != nil {
+		f, pf, err := publication.OpenParquet(path, parquet.SkipBloomFilters(true))
+		if f == nil {
 			return nil, nil, fmt.Errorf("revisions: %w", err)
 		}
-		st, err := f.Stat()
-		if err != nil {
-			f.Close()
-			return nil, nil, err
-		}
-		pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true))
 		if err != nil {
 			f.Close()
 			return nil, nil, fmt.Errorf("%s: %w", path, err)

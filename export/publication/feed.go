@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -88,16 +87,11 @@ func ReadFeed(dir string, after int64, limit int) ([]schemas.Change, bool, error
 // group, not the segment (issue 18). A segment whose numbers were not
 // consecutive is read again from its start.
 func readSegment(path string, first, last, after int64, limit int, out *[]schemas.Change) (bool, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	f, pf, err := OpenParquet(path, parquet.SkipBloomFilters(true))
+	if f == nil {
 		return false, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return false, err
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}

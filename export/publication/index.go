@@ -28,6 +28,24 @@ func ScanDocIndex(path string, fn func([]DocRow) error) error {
 	return ScanParquet(path, fn)
 }
 
+// OpenParquet opens the Parquet file at path and reads its metadata with
+// opts. The file is nil when it could not be opened or stated (err is
+// then that error); otherwise the caller closes it, and err is the
+// metadata's error, if any, for the caller to name.
+func OpenParquet(path string, opts ...parquet.FileOption) (*os.File, *parquet.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), opts...)
+	return f, pf, err
+}
+
 // ScanParquet reads a Parquet file of rows of T in batches of 1 024, in
 // order: fn gets each batch, in a buffer that is reused, and stops the
 // scan by returning an error. The state's and the snapshot's Parquet files
@@ -41,16 +59,11 @@ func ScanParquet[T any](path string, fn func([]T) error) error {
 // knows how a file is sorted skips the groups its column statistics rule
 // out, unread.
 func ScanParquetGroups[T any](path string, keep func(pf *parquet.File, group int) bool, fn func([]T) error) error {
-	f, err := os.Open(path)
-	if err != nil {
+	f, pf, err := OpenParquet(path, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if f == nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
