@@ -454,3 +454,54 @@ func BenchmarkOpenIndex(b *testing.B) {
 	b.ReportMetric(float64(len(file))/1e6, "MB")
 	b.ReportMetric(float64(len(file))/200_000, "B/entry")
 }
+
+// TestWeighPaths_SameAnswers: weighing tier 1's entries by cursors in
+// their order (D125) finds every page that reading the postings whole
+// finds, with the same hits in the same order: the relevance set, the
+// fixtures' searches and the generated mix, over the fixtures' two
+// layers and over generated entries.
+func TestWeighPaths_SameAnswers(t *testing.T) {
+	g, err := gazetteer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	built, _ := layers(t)
+	ins, nows := relevanceInputs(t)
+	more, moreNows := moreInputs(t)
+	ins, nows = append(ins, more...), append(nows, moreNows...)
+	bs, mix := benchSearcher(t, 3000)
+	fixtures := &search.Searcher{Layers: built, Gaz: g}
+	type run struct {
+		s   *search.Searcher
+		in  schemas.SearchInput
+		now time.Time
+	}
+	var runs []run
+	for i := range ins {
+		runs = append(runs, run{fixtures, ins[i], nows[i]})
+	}
+	for h := range mix {
+		runs = append(runs, run{bs, mix[h], monday.Add(time.Duration(h%24) * time.Hour)})
+	}
+	answers, errs := map[int][][]schemas.SearchHit{}, map[int][]string{}
+	for _, path := range []int{1, 2} {
+		search.SetWeighPath(path)
+		for _, r := range runs {
+			_, hits, err := allHits(t, r.s, r.in, r.now)
+			answers[path] = append(answers[path], hits)
+			errs[path] = append(errs[path], fmt.Sprint(err))
+		}
+	}
+	search.SetWeighPath(0)
+	found := 0
+	for i, r := range runs {
+		if !reflect.DeepEqual(answers[1][i], answers[2][i]) || errs[1][i] != errs[2][i] {
+			q, _ := json.Marshal(r.in)
+			t.Fatalf("%s: by look-up %v\nby postings %v", q, slugsOf(schemas.SearchOutput{Hits: answers[1][i]}), slugsOf(schemas.SearchOutput{Hits: answers[2][i]}))
+		}
+		found += len(answers[1][i])
+	}
+	if found < len(runs) {
+		t.Fatalf("%d hits for %d queries: too few to compare", found, len(runs))
+	}
+}

@@ -219,7 +219,12 @@ type scratch struct {
 	cand    []nearEnt
 	inCat   []uint64 // entries of the category searched (nearestFirst)
 	t1      []int32
-	clean   bool // the query using it finished
+	// t1sure and t1maybe mark tier 1's entries (surely in it, or maybe:
+	// where decides) while tierOneByLookUp orders them; all zero
+	// between queries.
+	t1sure, t1maybe []uint64
+	cursors         []cursor
+	clean           bool // the query using it finished
 }
 
 func (ix *Index) getScratch() *scratch {
@@ -374,20 +379,31 @@ func (r *runner) tiered(lr *layerRun, words, outcome []wordPostings) (full bool)
 
 // tierOneByLookUp weighs tier 1's entries by looking their words up,
 // when they are few enough beside the postings for that to be cheaper
-// (or a test says so), and reports whether they filled the page.
+// (or a test says so), and reports whether they filled the page. The
+// entries are marked in a bitset (they come from several lists, some
+// more than once) and weighed in the order of their ordinals, each
+// list's cursor only moving forward (weighInOrder): an entry's look-up
+// then starts where the last one ended, in memory just read, rather than
+// a binary search from the list's middle (D125).
 func (r *runner) tierOneByLookUp(lr *layerRun, words, outcome []wordPostings) (full bool) {
 	ix, sc, acc := lr.ix, lr.sc, lr.acc
-	t1 := sc.t1[:0]
-	r.tierOne(ix, func(at int32, sure bool) {
-		if sure {
-			at |= sureBit
+	if n := (len(ix.ents) + 63) / 64; len(sc.t1sure) < n {
+		sc.t1sure, sc.t1maybe = make([]uint64, n), make([]uint64, n)
+	}
+	sure, maybe := sc.t1sure, sc.t1maybe
+	lo, hi, n1 := int32(len(sure)), int32(-1), 0
+	r.tierOne(ix, func(at int32, isSure bool) {
+		w := at >> 6
+		if isSure {
+			sure[w] |= 1 << (at & 63)
+		} else {
+			maybe[w] |= 1 << (at & 63)
 		}
-		t1 = append(t1, at)
+		lo, hi, n1 = min(lo, w), max(hi, w), n1+1
 	})
-	sc.t1 = t1
 	nlists, npost := 0, 0
 	for i := range words {
-		nlists += len(words[i].terms) + 1
+		nlists += len(words[i].all)
 		if lr.mask&(3<<(2*i)) != 0 {
 			for _, l := range words[i].all {
 				npost += len(l)
@@ -395,25 +411,102 @@ func (r *runner) tierOneByLookUp(lr *layerRun, words, outcome []wordPostings) (f
 		}
 	}
 	for _, wp := range outcome {
-		nlists += len(wp.terms) + 1
+		nlists += len(wp.all)
 	}
-	lookUp := len(t1)*nlists*20 < npost*3
+	lookUp := n1*nlists*8 < npost*3
 	if weighPath != 0 {
 		lookUp = weighPath == 1
 	}
+	// The entries in order, each once (surely tier 1 if any list says
+	// so); the bitsets are left all zero.
+	t1 := sc.t1[:0]
+	for w := lo; w <= hi; w++ {
+		s, m := sure[w], maybe[w]
+		if s|m == 0 {
+			continue
+		}
+		sure[w], maybe[w] = 0, 0
+		if !lookUp {
+			continue
+		}
+		for b := s | m; b != 0; b &= b - 1 {
+			i := bits.TrailingZeros64(b)
+			at := w<<6 | int32(i)
+			if s&(1<<i) != 0 {
+				at |= sureBit
+			}
+			t1 = append(t1, at)
+		}
+	}
+	sc.t1 = t1
 	if !lookUp {
 		return false
 	}
+	cur := sc.cursors[:0]
+	for i := range words {
+		for _, l := range words[i].all {
+			cur = append(cur, cursor{l: l, bit: uint8(2 * i)})
+		}
+	}
+	for i := range outcome {
+		for _, l := range outcome[i].all {
+			cur = append(cur, cursor{l: l, bit: uint8(32 + 2*i)})
+		}
+	}
+	sc.cursors = cur
 	for _, t := range t1 {
 		at := t &^ sureBit
 		if acc[at] != 0 || !r.eligible(ix.flags[at]) {
 			continue
 		}
-		acc[at] = weigh(ix, words, outcome, at)
+		acc[at] = weighInOrder(cur, at)
 		lr.touched = append(lr.touched, at)
 		r.visit(lr, at, tierIf(t&sureBit != 0))
 	}
+	clear(sc.cursors[:cap(sc.cursors)])
 	return len(r.top) == r.limit
+}
+
+// cursor is where weighInOrder is in one posting list (sorted by entry),
+// and the bit of the tally its word's weight goes to.
+type cursor struct {
+	l   []uint32
+	pos int
+	bit uint8
+}
+
+// weighInOrder is an entry's word tally, found in each list from its
+// cursor on: the cursor gallops (1, 2, 4, ... postings ahead) past the
+// entries before at, then a binary search ends between the last two
+// steps. Entries must come in increasing order. Each list holds every
+// word's entries once (a category's entries are strong), so this is the
+// tally that reading the postings whole gives.
+func weighInOrder(cur []cursor, at int32) uint64 {
+	var v uint64
+	key := uint32(at) << 1
+	for i := range cur {
+		c := &cur[i]
+		l, pos := c.l, c.pos
+		if pos < len(l) && l[pos] < key {
+			// l[pos] < key: gallop to a step at or past it.
+			step, prev := 1, pos
+			for pos+step < len(l) && l[pos+step] < key {
+				prev = pos + step
+				step <<= 1
+			}
+			hi := min(pos+step, len(l))
+			j, _ := slices.BinarySearch(l[prev+1:hi], key)
+			pos = prev + 1 + j
+			c.pos = pos
+		}
+		if pos < len(l) && l[pos]>>1 == uint32(at) {
+			b := uint(c.bit)
+			if w := uint64(1 + l[pos]&1); (v>>b)&3 < w {
+				v = v&^(3<<b) | w<<b
+			}
+		}
+	}
+	return v
 }
 
 // tally reads the words' postings into the entries' tallies: the rare
@@ -568,39 +661,6 @@ func tierIf(sure bool) int {
 // weighPath forces tier 1's way in tests: 1 looks each entry up, 2 reads
 // the postings; 0 chooses by cost.
 var weighPath int
-
-// weigh is an entry's word tally, found by looking it up in each word's
-// postings (sorted by entry) rather than by reading them.
-func weigh(ix *Index, words, outcome []wordPostings, at int32) uint64 {
-	var v uint64
-	e := &ix.ents[at]
-	cats := ix.cats[e.cats : e.cats+uint32(e.ncats)]
-	look := func(wp *wordPostings, b uint) {
-		for _, l := range wp.terms {
-			i, _ := slices.BinarySearch(l, uint32(at)<<1)
-			if i < len(l) && l[i]>>1 == uint32(at) {
-				if w := uint64(1 + l[i]&1); (v>>b)&3 < w {
-					v = v&^(3<<b) | w<<b
-				}
-			}
-		}
-		// A category's words are strong for every entry of it (and of
-		// its sector's categories).
-		for _, c := range cats {
-			if slices.Contains(wp.cats, c) || slices.Contains(wp.cats, ix.cw.sector[c]) {
-				v = v&^(3<<b) | 2<<b
-				break
-			}
-		}
-	}
-	for i := range words {
-		look(&words[i], uint(2*i))
-	}
-	for i := range outcome {
-		look(&outcome[i], uint(32+2*i))
-	}
-	return v
-}
 
 // matched is how many words a packed set of 2-bit weights names.
 func matched(w uint32) int {
