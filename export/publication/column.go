@@ -1,10 +1,12 @@
 package publication
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"unsafe"
 )
 
@@ -140,3 +142,77 @@ func (c *Column[T]) Mem() []T { return c.mem }
 // SetMem replaces the elements of a column that does not spill (a
 // builder that knows their number makes them at once).
 func (c *Column[T]) SetMem(m []T) { c.mem = m }
+
+// Reorder puts the column's elements in a new order: the element at i
+// goes to to[i] (to is a permutation of the column's positions). In
+// memory it is one pass. Spilling, the new file is written a block of
+// new positions at a time (block bytes of elements, at least one), each
+// block filled by one pass reading the old file in order: memory stays
+// at a block, and the reads are sequential, in the page cache the file
+// was just written to (D125).
+func (c *Column[T]) Reorder(to []int32, block int) error {
+	if c.err != nil {
+		return c.err
+	}
+	n := c.Len()
+	if len(to) != n {
+		return fmt.Errorf("index: reordering %d elements by %d positions", n, len(to))
+	}
+	if c.f == nil {
+		out := make([]T, n)
+		for i, v := range c.mem {
+			out[to[i]] = v
+		}
+		c.mem = out
+		return nil
+	}
+	size := int(unsafe.Sizeof(*new(T)))
+	per := max(1, block/max(size, 1))
+	f, err := os.CreateTemp(filepath.Dir(c.f.Name()), ".column-*.tmp")
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	unlinked := os.Remove(f.Name()) == nil
+	fail := func(err error) error {
+		f.Close()
+		if !unlinked {
+			os.Remove(f.Name())
+		}
+		return fmt.Errorf("index: reordering: %w", err)
+	}
+	buf := make([]T, min(per, n))
+	chunk := make([]T, max(1, (1<<20)/max(size, 1)))
+	w := bufio.NewWriterSize(f, 1<<20)
+	for lo := 0; lo < n; lo += per {
+		hi := min(lo+per, n)
+		out := buf[:hi-lo]
+		// One pass over the old elements: the file's, then memory's.
+		for at := 0; at < c.base; at += len(chunk) {
+			part := chunk[:min(len(chunk), c.base-at)]
+			if _, err := c.f.ReadAt(RecordData(part), int64(at)*int64(size)); err != nil {
+				return fail(err)
+			}
+			for i, v := range part {
+				if t := int(to[at+i]); t >= lo && t < hi {
+					out[t-lo] = v
+				}
+			}
+		}
+		for i, v := range c.mem {
+			if t := int(to[c.base+i]); t >= lo && t < hi {
+				out[t-lo] = v
+			}
+		}
+		if _, err := w.Write(RecordData(out)); err != nil {
+			return fail(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return fail(err)
+	}
+	if err := c.Close(); err != nil {
+		return fail(err)
+	}
+	c.f, c.unlinked, c.base, c.mem = f, unlinked, n, c.mem[:0]
+	return nil
+}

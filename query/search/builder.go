@@ -56,7 +56,10 @@ type Builder struct {
 	// was added.
 	interned map[string]ref
 	names    placeNames
-	err      error
+	// keys are the entries' places in the spatial order (D125), by the
+	// order they were added.
+	keys []uint64
+	err  error
 }
 
 // maxInterned bounds the strings interned; a string past it is added
@@ -195,6 +198,7 @@ func (b *Builder) Add(r *schemas.SearchRecord) error {
 	b.flags.Push(f)
 	b.hashes.Push(e.idHash)
 	b.points.Push(pt)
+	b.keys = append(b.keys, b.spatialKey(&e, f))
 	b.placeIndex(at, &e)
 	b.entryDone()
 	return b.err
@@ -682,6 +686,7 @@ func (b *Builder) WriteFile(w io.Writer) (int64, error) {
 // codes from what the entries added.
 func (b *Builder) finish() {
 	ix := b.ix
+	b.reorder()
 	b.sortPostal()
 	words := make([]string, len(b.lists))
 	for w, id := range b.terms {

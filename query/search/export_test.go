@@ -73,3 +73,14 @@ func SetAllFits(all bool) (runs *atomic.Int64, restore func()) {
 	allFits, nearestRuns = all, &atomic.Int64{}
 	return nearestRuns, func() { allFits, nearestRuns = false, nil }
 }
+
+// FileVersion is the index file's format version.
+const FileVersion = fileVersion
+
+// SetNoRings makes queries near a place tally the postings whole (true)
+// or find tier 3 by rings (false); runs counts the rings run, stops
+// those that stopped early, until restore.
+func SetNoRings(no bool) (runs, stops *atomic.Int64, restore func()) {
+	noRings, ringRuns, ringStops = no, &atomic.Int64{}, &atomic.Int64{}
+	return ringRuns, ringStops, func() { noRings, ringRuns, ringStops = false, nil, nil }
+}

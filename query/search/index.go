@@ -80,6 +80,10 @@ type Index struct {
 	flags  []uint16
 	hashes []uint64
 	points []point
+
+	// zs are the cells of the entries ordered by where they are, the
+	// first len(zs) (spatial.go, D125).
+	zs []uint32
 }
 
 // Entry flags.

@@ -54,7 +54,7 @@ import (
 
 const (
 	fileMagic   = "DAAWIDSEARCHIDX\x00"
-	fileVersion = 1
+	fileVersion = 2 // 2: entries in the spatial order, and zs (D125)
 	fileAlign   = 64
 	headerSize  = 16 + 4 + 4 + 8
 	tableEntry  = 4 + 4 + 8 + 8
@@ -112,6 +112,7 @@ const (
 	secRadiusCellsStart
 	secRadiusCellsEnts
 	secAnywhere
+	secZs
 	numSections
 )
 
@@ -168,6 +169,7 @@ var sections = [numSections]struct {
 	secRadiusCellsStart: {"radiusCells.start", 4},
 	secRadiusCellsEnts:  {"radiusCells.ents", 4},
 	secAnywhere:         {"anywhere", 4},
+	secZs:               {"zs", 4},
 }
 
 func (s section) String() string { return sections[s].name }
@@ -292,6 +294,7 @@ func (ix *Index) sectionData() ([numSections][]byte, error) {
 	data[secRadiusCells], data[secRadiusCellsStart], data[secRadiusCellsEnts] = publication.RecordData(ck), publication.RecordData(cs), publication.RecordData(cv)
 	errs = append(errs, err)
 	data[secAnywhere] = publication.RecordData(ix.anywhere)
+	data[secZs] = publication.RecordData(ix.zs)
 	return data, errors.Join(errs...)
 }
 
@@ -557,6 +560,7 @@ func OpenIndex(b []byte) (*Index, error) {
 	ix.idHashes = aliasOf[uint64](o, secIDHashes)
 	ix.idRefs = aliasOf[ref](o, secIDRefs)
 	ix.anywhere = aliasOf[int32](o, secAnywhere)
+	ix.zs = aliasOf[uint32](o, secZs)
 	zones := o.readStrings(secZones)
 	taxonomy := aliasOf[uint64](o, secTaxonomy)
 	known := o.readStrings(secKnown)
@@ -571,6 +575,9 @@ func OpenIndex(b []byte) (*Index, error) {
 	}
 	if err := ix.places(o); err != nil {
 		return nil, err
+	}
+	if len(ix.zs) > len(ix.ents) {
+		return nil, fileError(secZs, "%d cells for %d entries", len(ix.zs), len(ix.ents))
 	}
 	ix.known = make(map[string]bool, len(known))
 	for _, k := range known {

@@ -321,7 +321,7 @@ func TestIndexFile_Refused(t *testing.T) {
 		want string
 	}{
 		{"magic", change(func(b []byte) []byte { b[0] = 'X'; return b }), "magic"},
-		{"newer", change(func(b []byte) []byte { le.PutUint32(b[16:], 2); return b }), "newer"},
+		{"newer", change(func(b []byte) []byte { le.PutUint32(b[16:], search.FileVersion+1); return b }), "newer"},
 		{"short", good[:len(good)-64], "header says"},
 		{"no header", good[:20], "fewer than a header"},
 		{"size", change(func(b []byte) []byte { le.PutUint64(b[24:], 1<<40); return b }), "header says"},

@@ -358,10 +358,23 @@ func (r *runner) tiered(lr *layerRun, words, outcome []wordPostings) (full bool)
 	ix, q := lr.ix, r.q
 	hasPlace := q.Place != nil || q.PlaceName != "" || q.Postal != ""
 	if hasPlace {
-		full = r.tierOneByLookUp(lr, words, outcome)
+		var looked bool
+		full, looked = r.tierOneByLookUp(lr, words, outcome)
+		if looked && r.byRings(ix) {
+			// Tier 2 looked up too, then tier 3 nearest first by the
+			// spatial order: every entry the page needs is considered,
+			// and byFit only sets the tallies back (D125).
+			if !full {
+				full = r.anywhereByLookUp(lr, words, outcome)
+			}
+			if !full {
+				r.rings(lr, words, outcome)
+			}
+			return true
+		}
 	}
 	if !full {
-		r.tally(lr, words, outcome)
+		r.tally(lr, words, outcome, 0, int32(len(ix.ents)))
 		if hasPlace {
 			r.tierOne(ix, func(at int32, sure bool) { r.visit(lr, at, tierIf(sure)) })
 			full = len(r.top) == r.limit
@@ -385,7 +398,7 @@ func (r *runner) tiered(lr *layerRun, words, outcome []wordPostings) (full bool)
 // list's cursor only moving forward (weighInOrder): an entry's look-up
 // then starts where the last one ended, in memory just read, rather than
 // a binary search from the list's middle (D125).
-func (r *runner) tierOneByLookUp(lr *layerRun, words, outcome []wordPostings) (full bool) {
+func (r *runner) tierOneByLookUp(lr *layerRun, words, outcome []wordPostings) (full, looked bool) {
 	ix, sc, acc := lr.ix, lr.sc, lr.acc
 	if n := (len(ix.ents) + 63) / 64; len(sc.t1sure) < n {
 		sc.t1sure, sc.t1maybe = make([]uint64, n), make([]uint64, n)
@@ -440,8 +453,26 @@ func (r *runner) tierOneByLookUp(lr *layerRun, words, outcome []wordPostings) (f
 	}
 	sc.t1 = t1
 	if !lookUp {
-		return false
+		return false, false
 	}
+	cur := cursorsOf(sc, words, outcome)
+	for _, t := range t1 {
+		at := t &^ sureBit
+		if acc[at] != 0 || !r.eligible(ix.flags[at]) {
+			continue
+		}
+		acc[at] = weighInOrder(cur, at)
+		lr.touched = append(lr.touched, at)
+		r.visit(lr, at, tierIf(t&sureBit != 0))
+	}
+	clear(sc.cursors[:cap(sc.cursors)])
+	return len(r.top) == r.limit, true
+}
+
+// cursorsOf are cursors at the start of every list of the words and of
+// the outcome's words, in the scratch (cleared after use, as they hold
+// the index's lists).
+func cursorsOf(sc *scratch, words, outcome []wordPostings) []cursor {
 	cur := sc.cursors[:0]
 	for i := range words {
 		for _, l := range words[i].all {
@@ -454,17 +485,7 @@ func (r *runner) tierOneByLookUp(lr *layerRun, words, outcome []wordPostings) (f
 		}
 	}
 	sc.cursors = cur
-	for _, t := range t1 {
-		at := t &^ sureBit
-		if acc[at] != 0 || !r.eligible(ix.flags[at]) {
-			continue
-		}
-		acc[at] = weighInOrder(cur, at)
-		lr.touched = append(lr.touched, at)
-		r.visit(lr, at, tierIf(t&sureBit != 0))
-	}
-	clear(sc.cursors[:cap(sc.cursors)])
-	return len(r.top) == r.limit
+	return cur
 }
 
 // cursor is where weighInOrder is in one posting list (sorted by entry),
@@ -509,11 +530,12 @@ func weighInOrder(cur []cursor, at int32) uint64 {
 	return v
 }
 
-// tally reads the words' postings into the entries' tallies: the rare
+// tally reads the words' postings of the entries from lo to hi
+// (excluded) into the entries' tallies: the rare
 // words first, which find the entries (those that pass the filters), then
 // the common ones, which only add to the entries found; then the
 // outcome's words, which only order what the query found.
-func (r *runner) tally(lr *layerRun, words, outcome []wordPostings) {
+func (r *runner) tally(lr *layerRun, words, outcome []wordPostings, lo, hi int32) {
 	acc, touched, mask := lr.acc, lr.touched, lr.mask
 	flags := lr.ix.flags
 	for pass := range 2 {
@@ -524,7 +546,7 @@ func (r *runner) tally(lr *layerRun, words, outcome []wordPostings) {
 			}
 			b := uint(2 * i)
 			for _, l := range words[i].all {
-				for _, p := range l {
+				for _, p := range within(l, lo, hi) {
 					e := p >> 1
 					if pass == 0 && !r.eligible(flags[e]) {
 						continue
@@ -549,7 +571,7 @@ func (r *runner) tally(lr *layerRun, words, outcome []wordPostings) {
 	for i := range outcome {
 		b := uint(32 + 2*i)
 		for _, l := range outcome[i].all {
-			for _, p := range l {
+			for _, p := range within(l, lo, hi) {
 				e := p >> 1
 				if cur := acc[e]; cur != 0 && cur&seen == 0 {
 					if w := uint64(1 + p&1); (cur>>b)&3 < w {
