@@ -10,9 +10,10 @@ import (
 	"github.com/daawid/registry/export/publication"
 )
 
-// SetWeighPath forces how tier 1 is weighed (1: by looking each entry up,
-// 2: by reading the postings, 0: by cost), so both ways run the
-// relevance set.
+// SetWeighPath forces how tier 1 is weighed (1: by looking each entry
+// up; 2: by tallying the postings whole, as without the spatial order; 3:
+// by reading the lists between the first and the last entry; 0: by
+// cost), so every way runs the relevance set.
 func SetWeighPath(p int) { weighPath = p }
 
 // SetIDHash makes IDs hash with h until restore is called, so that tests
@@ -65,13 +66,6 @@ func SetSpillChunk(n int) (restore func()) {
 	old := publication.SpillChunk
 	publication.SpillChunk = n
 	return func() { publication.SpillChunk = old }
-}
-
-// SetAllFits makes byFit consider every entry of a fit (all) or only the
-// nearest it needs, and counts nearestFirst's runs until restore.
-func SetAllFits(all bool) (runs *atomic.Int64, restore func()) {
-	allFits, nearestRuns = all, &atomic.Int64{}
-	return nearestRuns, func() { allFits, nearestRuns = false, nil }
 }
 
 // FileVersion is the index file's format version.

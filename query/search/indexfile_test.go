@@ -181,7 +181,7 @@ func TestIndexFile_SameAnswers(t *testing.T) {
 	ins, nows := relevanceInputs(t)
 	more, moreNows := moreInputs(t)
 	ins, nows = append(ins, more...), append(nows, moreNows...)
-	for _, path := range []int{0, 1, 2} {
+	for _, path := range []int{0, 1, 2, 3} {
 		t.Run(fmt.Sprintf("path%d", path), func(t *testing.T) {
 			search.SetWeighPath(path)
 			defer search.SetWeighPath(0)
@@ -455,8 +455,10 @@ func BenchmarkOpenIndex(b *testing.B) {
 	b.ReportMetric(float64(len(file))/200_000, "B/entry")
 }
 
-// TestWeighPaths_SameAnswers: weighing tier 1's entries by cursors in
-// their order (D125) finds every page that reading the postings whole
+// TestWeighPaths_SameAnswers: weighing tier 1's (and tier 2's) entries
+// alone (D125), by cursors in their order (way 1), by reading the lists
+// between the first and the last entry (way 3) or as the cost chooses
+// (way 0), finds every page that tallying the postings whole (way 2)
 // finds, with the same hits in the same order: the relevance set, the
 // fixtures' searches and the generated mix, over the fixtures' two
 // layers and over generated entries.
@@ -484,7 +486,7 @@ func TestWeighPaths_SameAnswers(t *testing.T) {
 		runs = append(runs, run{bs, mix[h], monday.Add(time.Duration(h%24) * time.Hour)})
 	}
 	answers, errs := map[int][][]schemas.SearchHit{}, map[int][]string{}
-	for _, path := range []int{1, 2} {
+	for _, path := range []int{0, 1, 2, 3} {
 		search.SetWeighPath(path)
 		for _, r := range runs {
 			_, hits, err := allHits(t, r.s, r.in, r.now)
@@ -495,11 +497,13 @@ func TestWeighPaths_SameAnswers(t *testing.T) {
 	search.SetWeighPath(0)
 	found := 0
 	for i, r := range runs {
-		if !reflect.DeepEqual(answers[1][i], answers[2][i]) || errs[1][i] != errs[2][i] {
-			q, _ := json.Marshal(r.in)
-			t.Fatalf("%s: by look-up %v\nby postings %v", q, slugsOf(schemas.SearchOutput{Hits: answers[1][i]}), slugsOf(schemas.SearchOutput{Hits: answers[2][i]}))
+		for _, path := range []int{0, 1, 3} {
+			if !reflect.DeepEqual(answers[path][i], answers[2][i]) || errs[path][i] != errs[2][i] {
+				q, _ := json.Marshal(r.in)
+				t.Fatalf("%s: way %d %v\nby the postings whole %v", q, path, slugsOf(schemas.SearchOutput{Hits: answers[path][i]}), slugsOf(schemas.SearchOutput{Hits: answers[2][i]}))
+			}
 		}
-		found += len(answers[1][i])
+		found += len(answers[2][i])
 	}
 	if found < len(runs) {
 		t.Fatalf("%d hits for %d queries: too few to compare", found, len(runs))

@@ -61,7 +61,7 @@ func TestRelevance(t *testing.T) {
 	for _, path := range []struct {
 		name string
 		p    int
-	}{{"chosen", 0}, {"lookup", 1}, {"postings", 2}} {
+	}{{"chosen", 0}, {"lookup", 1}, {"postings", 2}, {"walk", 3}} {
 		t.Run(path.name, func(t *testing.T) {
 			search.SetWeighPath(path.p)
 			defer search.SetWeighPath(0)

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/daawid/registry/query/places"
@@ -215,16 +214,12 @@ type scratch struct {
 	acc     []uint64
 	touched []int32
 	byFit   []fitted
-	near    nearHeap
-	cand    []nearEnt
-	inCat   []uint64 // entries of the category searched (nearestFirst)
-	t1      []int32
-	// t1sure and t1maybe mark tier 1's entries (surely in it, or maybe:
-	// where decides) while tierOneByLookUp orders them; all zero
-	// between queries.
-	t1sure, t1maybe []uint64
-	cursors         []cursor
-	clean           bool // the query using it finished
+	// sure and maybe mark the entries of a tier being weighed (surely
+	// in it, or maybe: where decides) by weighMarked; all zero between
+	// queries.
+	sure, maybe []uint64
+	cursors     []cursor
+	clean       bool // the query using it finished
 }
 
 func (ix *Index) getScratch() *scratch {
@@ -390,83 +385,131 @@ func (r *runner) tiered(lr *layerRun, words, outcome []wordPostings) (full bool)
 	return full
 }
 
-// tierOneByLookUp weighs tier 1's entries by looking their words up,
-// when they are few enough beside the postings for that to be cheaper
-// (or a test says so), and reports whether they filled the page. The
-// entries are marked in a bitset (they come from several lists, some
-// more than once) and weighed in the order of their ordinals, each
-// list's cursor only moving forward (weighInOrder): an entry's look-up
-// then starts where the last one ended, in memory just read, rather than
-// a binary search from the list's middle (D125).
+// tierOneByLookUp weighs tier 1's entries alone, not every entry the
+// words find, and reports whether they filled the page (and whether it
+// weighed them: not when a test forces the postings' way). The entries
+// are marked in bitsets (they come from several lists, some more than
+// once) and weighed by weighMarked (D125).
 func (r *runner) tierOneByLookUp(lr *layerRun, words, outcome []wordPostings) (full, looked bool) {
-	ix, sc, acc := lr.ix, lr.sc, lr.acc
-	if n := (len(ix.ents) + 63) / 64; len(sc.t1sure) < n {
-		sc.t1sure, sc.t1maybe = make([]uint64, n), make([]uint64, n)
-	}
-	sure, maybe := sc.t1sure, sc.t1maybe
-	lo, hi, n1 := int32(len(sure)), int32(-1), 0
-	r.tierOne(ix, func(at int32, isSure bool) {
-		w := at >> 6
-		if isSure {
-			sure[w] |= 1 << (at & 63)
-		} else {
-			maybe[w] |= 1 << (at & 63)
-		}
-		lo, hi, n1 = min(lo, w), max(hi, w), n1+1
-	})
-	nlists, npost := 0, 0
-	for i := range words {
-		nlists += len(words[i].all)
-		if lr.mask&(3<<(2*i)) != 0 {
-			for _, l := range words[i].all {
-				npost += len(l)
-			}
-		}
-	}
-	for _, wp := range outcome {
-		nlists += len(wp.all)
-	}
-	lookUp := n1*nlists*8 < npost*3
-	if weighPath != 0 {
-		lookUp = weighPath == 1
-	}
-	// The entries in order, each once (surely tier 1 if any list says
-	// so); the bitsets are left all zero.
-	t1 := sc.t1[:0]
-	for w := lo; w <= hi; w++ {
-		s, m := sure[w], maybe[w]
-		if s|m == 0 {
-			continue
-		}
-		sure[w], maybe[w] = 0, 0
-		if !lookUp {
-			continue
-		}
-		for b := s | m; b != 0; b &= b - 1 {
-			i := bits.TrailingZeros64(b)
-			at := w<<6 | int32(i)
-			if s&(1<<i) != 0 {
-				at |= sureBit
-			}
-			t1 = append(t1, at)
-		}
-	}
-	sc.t1 = t1
-	if !lookUp {
+	ix := lr.ix
+	if weighPath == 2 {
 		return false, false
 	}
-	cur := cursorsOf(sc, words, outcome)
-	for _, t := range t1 {
-		at := t &^ sureBit
-		if acc[at] != 0 || !r.eligible(ix.flags[at]) {
-			continue
-		}
-		acc[at] = weighInOrder(cur, at)
-		lr.touched = append(lr.touched, at)
-		r.visit(lr, at, tierIf(t&sureBit != 0))
-	}
-	clear(sc.cursors[:cap(sc.cursors)])
+	mk := r.marker(lr)
+	r.tierOne(ix, mk.mark)
+	r.weighMarked(lr, &mk, words, outcome, tierOne)
 	return len(r.top) == r.limit, true
+}
+
+// marker marks entries in the scratch's bitsets: surely of a tier, or
+// maybe (where decides); lo and hi are the first and last words marked,
+// n the marks.
+type marker struct {
+	sure, maybe []uint64
+	lo, hi      int32
+	n           int
+}
+
+func (r *runner) marker(lr *layerRun) marker {
+	sc := lr.sc
+	if n := (len(lr.ix.ents) + 63) / 64; len(sc.sure) < n {
+		sc.sure, sc.maybe = make([]uint64, n), make([]uint64, n)
+	}
+	return marker{sure: sc.sure, maybe: sc.maybe, lo: int32(len(sc.sure)), hi: -1}
+}
+
+func (m *marker) mark(at int32, isSure bool) {
+	w := at >> 6
+	if isSure {
+		m.sure[w] |= 1 << (at & 63)
+	} else {
+		m.maybe[w] |= 1 << (at & 63)
+	}
+	m.lo, m.hi, m.n = min(m.lo, w), max(m.hi, w), m.n+1
+}
+
+// weighMarked tallies the words of the entries marked, visits those the
+// words find (as tier tier when marked sure, else as where decides), and
+// leaves the bitsets all zero. Two ways give the same tallies, and the
+// cheaper by count is taken (a test may force one): reading the lists'
+// postings between the first and the last entry marked, each tested
+// against the bitsets (in the spatial order a town's entries lie near
+// each other, so this reads a few runs of each list); or looking each
+// entry up in every list, in the order of the ordinals, each list's
+// cursor only moving forward (weighInOrder).
+func (r *runner) weighMarked(lr *layerRun, mk *marker, words, outcome []wordPostings, tier int) {
+	ix, sc, acc := lr.ix, lr.sc, lr.acc
+	if mk.hi < mk.lo {
+		return
+	}
+	first, end := mk.lo<<6, min(int32(len(ix.ents)), (mk.hi+1)<<6)
+	nlists, walk := 0, 0
+	for _, wps := range [][]wordPostings{words, outcome} {
+		for i := range wps {
+			for _, l := range wps[i].all {
+				nlists++
+				walk += len(within(l, first, end))
+			}
+		}
+	}
+	from := len(lr.touched)
+	byWalk := walk < 8*mk.n*nlists
+	if weighPath == 1 {
+		byWalk = false
+	} else if weighPath == 3 {
+		byWalk = true
+	}
+	if byWalk {
+		marked := func(e uint32) bool { return (mk.sure[e>>6]|mk.maybe[e>>6])&(1<<(e&63)) != 0 }
+		for k, wps := range [][]wordPostings{words, outcome} {
+			for i := range wps {
+				b := uint(32*k + 2*i) // the outcome's words from bit 32
+				for _, l := range wps[i].all {
+					for _, p := range within(l, first, end) {
+						e := p >> 1
+						if !marked(e) {
+							continue
+						}
+						cur := acc[e]
+						if cur == 0 {
+							if !r.eligible(ix.flags[e]) {
+								continue
+							}
+							lr.touched = append(lr.touched, int32(e))
+						}
+						if cur&seen == 0 {
+							if w := uint64(1 + p&1); (cur>>b)&3 < w {
+								acc[e] = cur&^(3<<b) | w<<b
+							}
+						}
+					}
+				}
+			}
+		}
+	} else {
+		cur := cursorsOf(sc, words, outcome)
+		for w := mk.lo; w <= mk.hi; w++ {
+			for set := mk.sure[w] | mk.maybe[w]; set != 0; set &= set - 1 {
+				at := w<<6 | int32(bits.TrailingZeros64(set))
+				if acc[at] != 0 || !r.eligible(ix.flags[at]) {
+					continue
+				}
+				if acc[at] = weighInOrder(cur, at); acc[at] != 0 {
+					lr.touched = append(lr.touched, at)
+				}
+			}
+		}
+		clear(sc.cursors[:cap(sc.cursors)])
+	}
+	for _, at := range lr.touched[from:] {
+		t := tierUnknown
+		if mk.sure[at>>6]&(1<<(at&63)) != 0 {
+			t = tier
+		}
+		r.visit(lr, at, t)
+	}
+	clear(mk.sure[mk.lo : mk.hi+1])
+	clear(mk.maybe[mk.lo : mk.hi+1])
 }
 
 // cursorsOf are cursors at the start of every list of the words and of
@@ -608,10 +651,6 @@ func (r *runner) byFit(lr *layerRun, full bool) {
 		if counts[k] == 0 {
 			continue
 		}
-		if r.q.Place != nil && int(counts[k]) > 4*r.limit && !allFits {
-			r.nearestFirst(lr, byFit, uint16(k))
-			continue
-		}
 		for i := range byFit {
 			if byFit[i].fit == uint16(k) {
 				r.consider(lr.ix, byFit[i].at, byFit[i].acc, lr.later, tierThree)
@@ -680,110 +719,15 @@ func tierIf(sure bool) int {
 	return tierUnknown
 }
 
-// weighPath forces tier 1's way in tests: 1 looks each entry up, 2 reads
-// the postings; 0 chooses by cost.
+// weighPath forces tier 1's way in tests: 1 looks each entry up, 2
+// tallies the postings whole, 3 reads the lists between the first and
+// the last entry; 0 chooses by cost.
 var weighPath int
 
 // matched is how many words a packed set of 2-bit weights names.
 func matched(w uint32) int {
 	return bits.OnesCount32((w | w>>1) & 0x55555555)
 }
-
-// nearestFirst considers the entries of one fit found by the words
-// alone (tier 3: ordered by their distance band after the fit) nearest
-// first, and stops once the page is full and the next is in a farther
-// band than the page's last: none after it could enter the page, so the
-// page is the one considering them all makes (TestNearestFirst_*). A
-// common word near a place ("Unternehmen" near Gera) finds a hundred
-// thousand entries of one fit, each of which considering placed with an
-// arcsine; here each costs a squared chord and a comparison with the
-// farthest of the few nearest kept (a bounded heap), and only those few
-// are considered. Only entries the query's filters of flags and category
-// admit are kept; when the few do not settle the page (other filters
-// turned them away), the next few beyond them are taken, eight times as
-// many each time. Entries without one point (several locations, a service area)
-// are considered as they come, placed by where.
-func (r *runner) nearestFirst(lr *layerRun, byFit []fitted, fit uint16) {
-	ix := lr.ix
-	if nearestRuns != nil {
-		nearestRuns.Add(1)
-	}
-	// The entries of one point the filters admit, with their chords, once.
-	// The category's entries are marked in a bitset from its postings
-	// (read in order), rather than each entry's categories looked up (a
-	// read of its record wherever it lies).
-	var inCat []uint64
-	if r.cats != nil {
-		inCat = r.markCategory(ix, lr.sc)
-		defer r.unmarkCategory(ix, inCat)
-	}
-	cand := lr.sc.cand[:0]
-	for i := range byFit {
-		f := &byFit[i]
-		if f.fit != fit {
-			continue
-		}
-		if fl := ix.flags[f.at]; fl&flagOnePoint == 0 {
-			r.consider(ix, f.at, f.acc, lr.later, tierThree)
-		} else if r.flagsAdmit(fl) && (inCat == nil || inCat[f.at>>6]&(1<<(f.at&63)) != 0) {
-			cand = append(cand, nearEnt{d2: r.place.chord2(ix.points[f.at]), i: int32(i)})
-		}
-	}
-	lr.sc.cand = cand[:0]
-	after := nearEnt{d2: math.Inf(-1), i: -1}
-	for k := 4 * r.limit; ; k *= 8 {
-		h := lr.sc.near[:0]
-		for _, n := range cand {
-			if !after.before(n) {
-				continue
-			}
-			if len(h) < k {
-				h = append(h, n)
-				if len(h) == k {
-					h.init()
-				}
-			} else if n.before(h[0]) {
-				h[0] = n
-				h.down(0)
-			}
-		}
-		lr.sc.near = h[:0]
-		if len(h) == 0 {
-			return
-		}
-		slices.SortFunc(h, func(a, b nearEnt) int {
-			if a.before(b) {
-				return -1
-			}
-			return 1
-		})
-		for _, n := range h {
-			f := &byFit[n.i]
-			if len(r.top) == r.limit || r.radius > 0 {
-				dist := r.place.km(ix.points[f.at])
-				if r.radius > 0 && !(dist <= r.radius) {
-					return
-				}
-				if len(r.top) == r.limit && rank(tierThree, fitOf(uint32(f.acc)), fitOf(uint32(f.acc>>32)), int(dist/10), 0) > r.top[len(r.top)-1].Key.Rank {
-					return
-				}
-			}
-			r.consider(ix, f.at, f.acc, lr.later, tierThree)
-		}
-		if len(h) < k {
-			return // every one considered
-		}
-		after = h[len(h)-1]
-	}
-}
-
-// allFits, when a test sets it, makes byFit consider every entry of a
-// fit, as before nearestFirst, for comparing the two; nearestRuns counts
-// nearestFirst's runs while a test watches (non-nil).
-var (
-	allFits     bool
-	nearestRuns *atomic.Int64
-)
 
 // flagsAdmit reports whether an entry's flags pass the query's filters
 // of status, kind, verification, capacity (not its expiry) and hours.
@@ -807,71 +751,6 @@ func (r *runner) catsAdmit(ix *Index, e *ent) bool {
 		}
 	}
 	return false
-}
-
-// markCategory marks the entries of the categories searched in the
-// scratch's bitset (all zero between queries); unmarkCategory clears them.
-func (r *runner) markCategory(ix *Index, sc *scratch) []uint64 {
-	if n := (len(ix.ents) + 63) / 64; len(sc.inCat) < n {
-		sc.inCat = make([]uint64, n)
-	}
-	bits := sc.inCat
-	r.categoryPostings(ix, func(at uint32) { bits[at>>6] |= 1 << (at & 63) })
-	return bits
-}
-
-func (r *runner) unmarkCategory(ix *Index, bits []uint64) {
-	r.categoryPostings(ix, func(at uint32) { bits[at>>6] = 0 })
-}
-
-// categoryPostings calls fn with every entry of the categories searched
-// (an entry of two of them twice).
-func (r *runner) categoryPostings(ix *Index, fn func(at uint32)) {
-	for c, in := range r.cats {
-		if !in || c+1 >= len(ix.catStart) {
-			continue
-		}
-		for _, p := range ix.catPost[ix.catStart[c]:ix.catStart[c+1]] {
-			fn(p >> 1)
-		}
-	}
-}
-
-// nearEnt is an entry found, by its squared chord to the place.
-type nearEnt struct {
-	d2 float64
-	i  int32 // in byFit
-}
-
-// before orders entries by chord, then by their place in byFit.
-func (a nearEnt) before(b nearEnt) bool { return a.d2 < b.d2 || (a.d2 == b.d2 && a.i < b.i) }
-
-// nearHeap is a binary max-heap of entries by before: its top is the
-// farthest of those kept.
-type nearHeap []nearEnt
-
-func (h nearHeap) init() {
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-}
-
-func (h nearHeap) down(i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		c := l
-		if r := l + 1; r < len(h) && h[l].before(h[r]) {
-			c = r
-		}
-		if !h[i].before(h[c]) {
-			return
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
 }
 
 // fitOf is the sum of the packed weights.
@@ -920,9 +799,6 @@ func (r *runner) postings(ix *Index, word string) wordPostings {
 	}
 	return out
 }
-
-// sureBit marks an entry of tier 1's list that is surely in tier 1.
-const sureBit = 1 << 30
 
 // What consider knows of an entry's tier before looking (with a place):
 // nothing, surely tier 1 (its distance is then only found if it makes

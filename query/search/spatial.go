@@ -169,23 +169,18 @@ var (
 // byRings reports whether tier 3 is found by rings in this index: near a
 // point, in an index in the spatial order.
 func (r *runner) byRings(ix *Index) bool {
-	return r.q.Place != nil && len(ix.zs) > 0 && !noRings && !allFits
+	return r.q.Place != nil && len(ix.zs) > 0 && !noRings
 }
 
-// anywhereByLookUp weighs tier 2's entries (those working anywhere) by
-// looking their words up, in order, and considers them; it reports
-// whether the page is full.
+// anywhereByLookUp weighs tier 2's entries (those working anywhere)
+// alone, as tier 1's, and considers them; it reports whether the page is
+// full.
 func (r *runner) anywhereByLookUp(lr *layerRun, words, outcome []wordPostings) bool {
-	ix, acc := lr.ix, lr.acc
-	cur := cursorsOf(lr.sc, words, outcome)
-	for _, at := range ix.anywhere {
-		if acc[at] == 0 && r.eligible(ix.flags[at]) {
-			acc[at] = weighInOrder(cur, at)
-			lr.touched = append(lr.touched, at)
-		}
-		r.visit(lr, at, tierUnknown)
+	mk := r.marker(lr)
+	for _, at := range lr.ix.anywhere {
+		mk.mark(at, false)
 	}
-	clear(lr.sc.cursors[:cap(lr.sc.cursors)])
+	r.weighMarked(lr, &mk, words, outcome, tierUnknown)
 	return len(r.top) == r.limit
 }
 

@@ -2,12 +2,15 @@ package search_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/daawid/registry/query/search"
 	"github.com/daawid/registry/schemas"
+	"github.com/daawid/registry/schemas/terms"
 )
 
 // TestRings_SamePagesAsTallyingWhole: in the spatial order (D125), a
@@ -40,10 +43,10 @@ func TestRings_SamePagesAsTallyingWhole(t *testing.T) {
 				schemas.SearchInput{Query: "Firma", Near: &schemas.Near{PostalCode: code, Country: town.country}, Limit: limit})
 		}
 	}
-	pages := func(noRings bool) ([]schemas.SearchOutput, int64, int64) {
+	pages := func(noRings bool, way int) ([]schemas.SearchOutput, int64, int64) {
 		runs, stops, restore := search.SetNoRings(noRings)
 		defer restore()
-		search.SetWeighPath(1) // tier 1 looked up: the way that leads to the rings
+		search.SetWeighPath(way) // tier 1 weighed alone: the ways that lead to the rings
 		defer search.SetWeighPath(0)
 		var out []schemas.SearchOutput
 		for _, in := range ins {
@@ -61,22 +64,26 @@ func TestRings_SamePagesAsTallyingWhole(t *testing.T) {
 		}
 		return out, runs.Load(), stops.Load()
 	}
-	want, _, _ := pages(true)
-	got, runs, stops := pages(false)
-	if runs < int64(len(ins)/3) || stops < runs/2 {
-		t.Fatalf("the rings ran %d times for %d queries, and stopped early %d times", runs, len(ins), stops)
-	}
-	t.Logf("rings ran %d times, stopped early %d", runs, stops)
-	if len(got) != len(want) {
-		t.Fatalf("%d pages, against %d tallying whole", len(got), len(want))
+	want, _, _ := pages(true, 1)
+	for _, way := range []int{1, 3} {
+		got, runs, stops := pages(false, way)
+		if runs < int64(len(ins)/3) || stops < runs/2 {
+			t.Fatalf("way %d: the rings ran %d times for %d queries, and stopped early %d times", way, runs, len(ins), stops)
+		}
+		t.Logf("way %d: rings ran %d times, stopped early %d", way, runs, stops)
+		if len(got) != len(want) {
+			t.Fatalf("way %d: %d pages, against %d tallying whole", way, len(got), len(want))
+		}
+		for i := range want {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				g, _ := json.Marshal(got[i].Hits)
+				w, _ := json.Marshal(want[i].Hits)
+				t.Fatalf("way %d: page %d differs:\n%s\ntallying whole:\n%s", way, i, g, w)
+			}
+		}
 	}
 	hits, far := 0, 0
 	for i := range want {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			g, _ := json.Marshal(got[i].Hits)
-			w, _ := json.Marshal(want[i].Hits)
-			t.Fatalf("page %d differs:\n%s\ntallying whole:\n%s", i, g, w)
-		}
 		hits += len(want[i].Hits)
 		for _, h := range want[i].Hits {
 			if h.DistanceKm != nil && *h.DistanceKm > 50 {
@@ -87,4 +94,51 @@ func TestRings_SamePagesAsTallyingWhole(t *testing.T) {
 	if hits < 2000 || far < 100 {
 		t.Fatalf("%d hits, %d of them over 50 km away: too few to compare", hits, far)
 	}
+}
+
+// nearRecords are n entries that all carry the word "firma", placed at
+// points around the benchmark's towns (a few with two locations, or a
+// service area, so they have no one point), some with hours, in two
+// categories.
+func nearRecords(n int) []schemas.SearchRecord {
+	r := rand.New(rand.NewPCG(3, 3))
+	cats := []string{"trades.carpentry", "home.cleaning"}
+	var out []schemas.SearchRecord
+	for i := range n {
+		t := benchTowns[r.IntN(len(benchTowns))]
+		name := fmt.Sprintf("Firma %d", i)
+		if i%3 == 0 {
+			name += " Werkstatt" // a second word: another fit
+		}
+		loc := schemas.SearchLocation{ID: "loc_1", Locality: t.name, PostalCode: t.code, Country: t.country}
+		rec := schemas.SearchRecord{ID: fmt.Sprintf("ent_01k8s%021d", i), Slug: fmt.Sprintf("n-%d", i), Kind: schemas.KindOrganization,
+			Status: schemas.StatusUnclaimed, VerificationLevel: schemas.LevelNone, DefaultLanguage: "de",
+			Names: []schemas.LangText{{Lang: "de", Text: name}}, Categories: []string{cats[i%2]},
+			Strong: terms.Index(nil, "de", name), Locations: []schemas.SearchLocation{loc}}
+		switch i % 7 {
+		case 1, 2, 3, 4:
+			// Out of every town searched: found in tier 3, by distance.
+			rec.Locations[0].Geo = &schemas.Geo{Lat: 47 + 8*r.Float64(), Lng: 6 + 9*r.Float64()}
+			rec.Locations[0].Locality, rec.Locations[0].PostalCode = "Irgendwo", ""
+		case 5:
+			rec.Locations = append(rec.Locations, schemas.SearchLocation{ID: "loc_2", Locality: "Berlin", Country: "DE"})
+		case 6:
+			rec.ServiceArea = &schemas.ServiceArea{Places: []schemas.ServicePlace{{Type: "city", Name: "Kassel", Country: "DE"}}}
+		}
+		if i%4 == 0 {
+			rec.Locations[0].Hours = []schemas.HoursRule{{Days: []schemas.DayOfWeek{"mon", "tue"}, Opens: "08:00", Closes: "18:00"}}
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+// searcher0 is a searcher of records.
+func searcher0(t *testing.T, recs []schemas.SearchRecord) *search.Searcher {
+	t.Helper()
+	g, err := gazetteer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &search.Searcher{Layers: []*search.Index{layer(t, recs, nil)}, Gaz: g}
 }
