@@ -3,10 +3,12 @@ package search
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/daawid/registry/query/places"
 	"github.com/daawid/registry/schemas"
 	"github.com/daawid/registry/schemas/taxonomy"
 	"github.com/daawid/registry/schemas/terms"
@@ -220,8 +222,14 @@ func (s *Searcher) near(q *Query, n *schemas.Near) {
 				return
 			}
 		}
-		// A code nobody knows: entries with a code that starts with it.
+		// A code the gazetteer does not know: entries with a code that
+		// starts with it, and near the first of them that has a point
+		// (its town's, at its point), so that the rest comes nearest
+		// first (D126); without one, no place to be near.
 		q.Postal, q.Country = compactCode(n.PostalCode), n.Country
+		if m, ok := s.postalOfEntries(q.Country, q.Postal, strings.ToUpper(strings.TrimSpace(n.PostalCode))); ok {
+			q.Place = &m
+		}
 		return
 	}
 	if s.Gaz != nil {
@@ -235,6 +243,44 @@ func (s *Searcher) near(q *Query, n *schemas.Near) {
 		name = name[:i]
 	}
 	q.PlaceName = terms.Fold(name)
+}
+
+// postalOfEntries is the place of a postal code the gazetteer does not
+// know, from the entries that give a code starting with it (the latest
+// layer's first): the location's town as the gazetteer finds it by name
+// in its country (else a place of the locality's name), at the
+// location's point. written is the code as the query wrote it.
+func (s *Searcher) postalOfEntries(country, code, written string) (places.Match, bool) {
+	var cc [2]byte
+	copy(cc[:], country)
+	for li := len(s.Layers) - 1; li >= 0; li-- {
+		ix := s.Layers[li]
+		if ix == nil {
+			continue
+		}
+		l := ix.postal[cc]
+		i, _ := slices.BinarySearchFunc(l, code, func(a postalRef, c string) int { return strings.Compare(string(ix.bytes(a.code)), c) })
+		for ; i < len(l) && strings.HasPrefix(string(ix.bytes(l[i].code)), code); i++ {
+			if l[i].at < 0 || int(l[i].at) >= len(ix.ents) {
+				continue // a later layer's hidden entry is not in ents
+			}
+			e := &ix.ents[l[i].at]
+			for _, loc := range ix.locs[e.locs : e.locs+uint32(e.nlocs)] {
+				if !loc.hasPoint || string(loc.country[:]) != country || !strings.HasPrefix(ix.str(loc.postal), code) {
+					continue
+				}
+				p := places.Place{Name: ix.str(loc.locality), Country: country}
+				if s.Gaz != nil {
+					if m, ok := s.Gaz.Find(p.Name+", "+country, nil); ok && m.Place.Country == country && m.CorrectedFrom == "" {
+						p = m.Place
+					}
+				}
+				p.Lat, p.Lng = float64(loc.lat), float64(loc.lng)
+				return places.Match{Place: p, PostalCode: written}, true
+			}
+		}
+	}
+	return places.Match{}, false
 }
 
 func isCountry(c string) bool {

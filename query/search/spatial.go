@@ -245,18 +245,44 @@ func (r *runner) rings(lr *layerRun, words, outcome []wordPostings) {
 }
 
 // considerFound considers, as tier 3, the entries touched from from on
-// that the words found and no tier has seen.
+// that the words found and no tier has seen. Once the page is full, an
+// entry that cannot enter it is left before anything else of it is read:
+// of a lesser fit than the page's last, or of its fit and one point at
+// least as far as the band after the last's (a squared chord against a
+// threshold, not an arcsine).
 func (r *runner) considerFound(lr *layerRun, from int) {
-	acc := lr.acc
+	ix, acc := lr.ix, lr.acc
+	var last uint64 // the page's last rank the threshold is of
+	thr := math.Inf(1)
 	for _, at := range lr.touched[from:] {
 		v := acc[at]
 		if v == 0 || v&seen != 0 {
 			continue
 		}
 		acc[at] = v | seen
-		if matched(uint32(v)&lr.mask) >= lr.needed {
-			r.consider(lr.ix, at, v, lr.later, tierThree)
+		if matched(uint32(v)&lr.mask) < lr.needed {
+			continue
 		}
+		if n := len(r.top); n == r.limit {
+			l := r.top[n-1].Key.Rank
+			const bandTurn = 1<<46 - 1
+			fits := rank(tierThree, fitOf(uint32(v)), fitOf(uint32(v>>32)), 0, 0)
+			if fits > l&^bandTurn {
+				continue
+			}
+			if fits == l&^bandTurn && ix.flags[at]&flagOnePoint != 0 {
+				if l != last {
+					last = l
+					km := float64(l>>30&0xFFFF+1)*10 + 0.001 // a metre for rounding: only farther ones are left
+					c := 2 * math.Sin(min(km/earthKm, math.Pi)/2)
+					thr = c * c
+				}
+				if r.place.chord2(ix.points[at]) >= thr {
+					continue
+				}
+			}
+		}
+		r.consider(ix, at, v, lr.later, tierThree)
 	}
 }
 
