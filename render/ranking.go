@@ -31,7 +31,7 @@ var rankingPolicy = []struct {
 		"A word found in a name, a category's words or an offering's name counts 2; found only in a summary, description or town, 1. The sum is the entry's fit. The words of `outcome` count the same way, only for the order of what the query found, and never leave anyone out.",
 	}},
 	{"Places", []string{
-		"Places are GeoNames' (GeoNames, geonames.org, CC BY 4.0). A town is found by any of its names, narrowed by what follows a comma (`Paris, Texas`); a postal code by the whole code or its first part, with its country. A name nobody knows, and no entry gives, may be read as a misspelling of a large town's; the answer's `place.correctedFrom` then has the name as you wrote it.",
+		"Places are GeoNames' (GeoNames, geonames.org, CC BY 4.0). A town is found by any of its names, narrowed by what follows a comma (`Paris, Texas`); a postal code by the whole code or its first part, with its country; a code GeoNames does not have but entries give is placed where the first of them is, in its town. A name nobody knows, and no entry gives, may be read as a misspelling of a large town's; the answer's `place.correctedFrom` then has the name as you wrote it.",
 		"Each entry is placed by the point it states, else its postal code, else its town.",
 		"Tier 1: entries in the place (for a postal code: with a code that begins with it) or serving it by name, region, country or radius. Tier 2: entries that work anywhere. Tier 3: every other entry that says where it is. An entry that serves your place comes before a nearer one that doesn't.",
 		"A place Daawid doesn't know is matched by the names of the towns entries give. `distanceKm` is to the nearest location, else to the nearest place served.",
