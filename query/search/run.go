@@ -342,13 +342,13 @@ func (r *runner) visit(lr *layerRun, at int32, known int) {
 	}
 }
 
-// tiered tallies the entries and considers those of tier 1 and 2 (with
-// a place), and reports whether they filled the page. With a place, tier
-// 1 comes first, from the place index: when it fills the page, nothing
-// after it can come before (the tier leads the order). When the place's
-// entries are few beside the words' postings, each is weighed by looking
-// its words up (the postings are sorted), and a full page spares the pass
-// over the postings.
+// tiered considers the entries of tier 1 and 2 (with a place) and
+// reports whether byFit has nothing left to consider. With a place, tier
+// 1 comes first, its entries weighed alone from the place index: when it
+// fills the page, nothing after it can come before (the tier leads the
+// order). With a point in the spatial order, tiers 2 and 3 follow
+// (rings); otherwise every posting is tallied, and byFit takes the rest
+// best fit first.
 func (r *runner) tiered(lr *layerRun, words, outcome []wordPostings) (full bool) {
 	ix, q := lr.ix, r.q
 	hasPlace := q.Place != nil || q.PlaceName != "" || q.Postal != ""
