@@ -261,10 +261,11 @@ func (s *Searcher) postalOfEntries(country, code, written string) (places.Match,
 		l := ix.postal[cc]
 		i, _ := slices.BinarySearchFunc(l, code, func(a postalRef, c string) int { return strings.Compare(string(ix.bytes(a.code)), c) })
 		for ; i < len(l) && strings.HasPrefix(string(ix.bytes(l[i].code)), code); i++ {
-			if l[i].at < 0 || int(l[i].at) >= len(ix.ents) {
-				continue // a later layer's hidden entry is not in ents
+			at := l[i].at
+			if at < 0 || int(at) >= len(ix.ents) || s.heldLater(li, ix.hashes[at], ix.bytes(ix.ents[at].id)) {
+				continue // replaced or hidden by a later layer
 			}
-			e := &ix.ents[l[i].at]
+			e := &ix.ents[at]
 			for _, loc := range ix.locs[e.locs : e.locs+uint32(e.nlocs)] {
 				if !loc.hasPoint || string(loc.country[:]) != country || !strings.HasPrefix(ix.str(loc.postal), code) {
 					continue
@@ -281,6 +282,17 @@ func (s *Searcher) postalOfEntries(country, code, written string) (places.Match,
 		}
 	}
 	return places.Match{}, false
+}
+
+// heldLater reports whether a layer after layer li holds an entry's ID
+// (replacing or hiding it).
+func (s *Searcher) heldLater(li int, hash uint64, id []byte) bool {
+	for _, l := range s.Layers[li+1:] {
+		if l != nil && l.holds(hash, id) {
+			return true
+		}
+	}
+	return false
 }
 
 func isCountry(c string) bool {

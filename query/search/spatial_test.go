@@ -142,3 +142,41 @@ func searcher0(t *testing.T, recs []schemas.SearchRecord) *search.Searcher {
 	}
 	return &search.Searcher{Layers: []*search.Index{layer(t, recs, nil)}, Gaz: g}
 }
+
+// TestPostalOfEntries: a postal code the gazetteer does not know is
+// placed at the first entry giving it (D126), in that entry's town, with
+// the code as written; an entry a later layer hides or replaces is
+// passed over; a code no entry gives has no place.
+func TestPostalOfEntries(t *testing.T) {
+	g, err := gazetteer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := g.FindPostal("DE", "58497"); ok {
+		t.Fatal("the gazetteer knows 58497: the test needs a code it does not")
+	}
+	rec := func(id, town, code string) schemas.SearchRecord {
+		return schemas.SearchRecord{ID: id, Slug: id, Kind: schemas.KindOrganization, Status: schemas.StatusUnclaimed,
+			VerificationLevel: schemas.LevelNone, DefaultLanguage: "de", Names: []schemas.LangText{{Lang: "de", Text: "Firma"}},
+			Strong: []string{"firma"}, Locations: []schemas.SearchLocation{{ID: "loc_1", Locality: town, PostalCode: code, Country: "DE"}}}
+	}
+	full := layer(t, []schemas.SearchRecord{rec("ent_a", "Hagen", "58497"), rec("ent_b", "Lüdenscheid", "58497 1")}, nil)
+	in := schemas.SearchInput{Query: "Firma", Near: &schemas.Near{PostalCode: "58497", Country: "DE"}}
+	placeOf := func(layers ...*search.Index) *schemas.SearchPlace {
+		out, err := (&search.Searcher{Layers: layers, Gaz: g}).Search(in, monday, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Place
+	}
+	if p := placeOf(full); p == nil || p.Name != "Hagen" || p.PostalCode != "58497" {
+		t.Fatalf("place %+v, want Hagen with 58497", p)
+	}
+	if p := placeOf(full, layer(t, nil, []string{"ent_a"})); p == nil || p.Name != "Lüdenscheid" {
+		t.Fatalf("with ent_a hidden: place %+v, want Lüdenscheid", p)
+	}
+	in.Near.PostalCode = "58498"
+	if p := placeOf(full); p != nil {
+		t.Fatalf("a code no entry gives: place %+v, want none", p)
+	}
+}
