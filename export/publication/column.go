@@ -34,14 +34,19 @@ type Column[T any] struct {
 
 // SpillTo makes the column spill into a temporary file in dir.
 func (c *Column[T]) SpillTo(dir string) error {
-	f, err := os.CreateTemp(dir, ".column-*.tmp")
-	if err != nil {
-		return fmt.Errorf("index: %w", err)
+	f, unlinked, err := spillFile(dir)
+	c.f, c.unlinked = f, unlinked
+	return err
+}
+
+// spillFile is a new temporary file in dir for a column, unlinked at
+// once where the system allows it: a run that dies leaves nothing behind
+// (on others, Close removes it).
+func spillFile(dir string) (f *os.File, unlinked bool, err error) {
+	if f, err = os.CreateTemp(dir, ".column-*.tmp"); err != nil {
+		return nil, false, fmt.Errorf("index: %w", err)
 	}
-	// Unlinked at once where the system allows it: a run that dies leaves
-	// nothing behind (on others, Close removes it).
-	c.f, c.unlinked = f, os.Remove(f.Name()) == nil
-	return nil
+	return f, os.Remove(f.Name()) == nil, nil
 }
 
 // Len is how many elements the column has.
@@ -168,11 +173,10 @@ func (c *Column[T]) Reorder(to []int32, block int) error {
 	}
 	size := int(unsafe.Sizeof(*new(T)))
 	per := max(1, block/max(size, 1))
-	f, err := os.CreateTemp(filepath.Dir(c.f.Name()), ".column-*.tmp")
+	f, unlinked, err := spillFile(filepath.Dir(c.f.Name()))
 	if err != nil {
-		return fmt.Errorf("index: %w", err)
+		return err
 	}
-	unlinked := os.Remove(f.Name()) == nil
 	fail := func(err error) error {
 		f.Close()
 		if !unlinked {

@@ -703,13 +703,32 @@ func (r *runner) tierOne(ix *Index, fn func(at int32, sure bool)) {
 // postalRange calls fn with the entries of a country whose postal code
 // starts with the one searched.
 func (r *runner) postalRange(ix *Index, country string, fn func(int32)) {
+	ix.postalFrom(country, r.q.Postal, func(at int32) bool { fn(at); return true })
+}
+
+// postalFrom calls fn with the entries of a country whose postal code
+// starts with code, in the order of their codes, while fn returns true.
+func (ix *Index) postalFrom(country, code string, fn func(at int32) bool) {
 	var cc [2]byte
 	copy(cc[:], country)
 	l := ix.postal[cc]
-	i, _ := slices.BinarySearchFunc(l, r.q.Postal, func(a postalRef, code string) int { return strings.Compare(string(ix.bytes(a.code)), code) })
-	for ; i < len(l) && strings.HasPrefix(string(ix.bytes(l[i].code)), r.q.Postal); i++ {
-		fn(l[i].at)
+	i, _ := slices.BinarySearchFunc(l, code, func(a postalRef, code string) int { return strings.Compare(string(ix.bytes(a.code)), code) })
+	for ; i < len(l) && strings.HasPrefix(string(ix.bytes(l[i].code)), code); i++ {
+		if !fn(l[i].at) {
+			return
+		}
 	}
+}
+
+// heldBy reports whether one of the later layers holds an entry's ID
+// (replacing or hiding it).
+func heldBy(later []*Index, hash uint64, id []byte) bool {
+	for _, l := range later {
+		if l != nil && l.holds(hash, id) {
+			return true
+		}
+	}
+	return false
 }
 
 func tierIf(sure bool) int {
@@ -821,10 +840,8 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, known
 		return
 	}
 	hash := ix.hashes[at]
-	for _, l := range later {
-		if l != nil && l.holds(hash, ix.bytes(ix.ents[at].id)) {
-			return
-		}
+	if heldBy(later, hash, ix.bytes(ix.ents[at].id)) {
+		return
 	}
 	tier, dist := 0, math.NaN()
 	if hasPlace {

@@ -3,7 +3,6 @@ package search
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -250,20 +249,15 @@ func (s *Searcher) near(q *Query, n *schemas.Near) {
 // layer's first): the location's town as the gazetteer finds it by name
 // in its country (else a place of the locality's name), at the
 // location's point. written is the code as the query wrote it.
-func (s *Searcher) postalOfEntries(country, code, written string) (places.Match, bool) {
-	var cc [2]byte
-	copy(cc[:], country)
-	for li := len(s.Layers) - 1; li >= 0; li-- {
+func (s *Searcher) postalOfEntries(country, code, written string) (m places.Match, found bool) {
+	for li := len(s.Layers) - 1; li >= 0 && !found; li-- {
 		ix := s.Layers[li]
 		if ix == nil {
 			continue
 		}
-		l := ix.postal[cc]
-		i, _ := slices.BinarySearchFunc(l, code, func(a postalRef, c string) int { return strings.Compare(string(ix.bytes(a.code)), c) })
-		for ; i < len(l) && strings.HasPrefix(string(ix.bytes(l[i].code)), code); i++ {
-			at := l[i].at
-			if at < 0 || int(at) >= len(ix.ents) || s.heldLater(li, ix.hashes[at], ix.bytes(ix.ents[at].id)) {
-				continue // replaced or hidden by a later layer
+		ix.postalFrom(country, code, func(at int32) bool {
+			if at < 0 || int(at) >= len(ix.ents) || heldBy(s.Layers[li+1:], ix.hashes[at], ix.bytes(ix.ents[at].id)) {
+				return true // replaced or hidden by a later layer
 			}
 			e := &ix.ents[at]
 			for _, loc := range ix.locs[e.locs : e.locs+uint32(e.nlocs)] {
@@ -272,27 +266,18 @@ func (s *Searcher) postalOfEntries(country, code, written string) (places.Match,
 				}
 				p := places.Place{Name: ix.str(loc.locality), Country: country}
 				if s.Gaz != nil {
-					if m, ok := s.Gaz.Find(p.Name+", "+country, nil); ok && m.Place.Country == country && m.CorrectedFrom == "" {
-						p = m.Place
+					if t, ok := s.Gaz.Find(p.Name+", "+country, nil); ok && t.Place.Country == country && t.CorrectedFrom == "" {
+						p = t.Place
 					}
 				}
 				p.Lat, p.Lng = float64(loc.lat), float64(loc.lng)
-				return places.Match{Place: p, PostalCode: written}, true
+				m, found = places.Match{Place: p, PostalCode: written}, true
+				return false
 			}
-		}
-	}
-	return places.Match{}, false
-}
-
-// heldLater reports whether a layer after layer li holds an entry's ID
-// (replacing or hiding it).
-func (s *Searcher) heldLater(li int, hash uint64, id []byte) bool {
-	for _, l := range s.Layers[li+1:] {
-		if l != nil && l.holds(hash, id) {
 			return true
-		}
+		})
 	}
-	return false
+	return m, found
 }
 
 func isCountry(c string) bool {
