@@ -30,6 +30,8 @@ type RegistryDB struct {
 	states  *duckdb.Appender            // temp.feed_states (feedstates.go)
 	reused  *duckdb.Appender            // temp.reused_ids: entries CopyReused copies
 	nReused int64
+	// oldSlugsCopied: a delta's copy whose source had old_slugs.
+	oldSlugsCopied bool
 }
 
 // registryDBOptions bound DuckDB's memory while a publication writes its
@@ -199,20 +201,36 @@ func (r *RegistryDB) Entry(e *schemas.Entry, p Published, t *Rows) error {
 type OldSlug struct{ Slug, EntryID string }
 
 // OldSlugs writes the table of slugs entries had before (the server
-// redirects them, D47): every one, so a delta's copy is replaced whole.
-func (r *RegistryDB) OldSlugs(ctx context.Context, slugs []OldSlug) error {
+// redirects them, D47): every one, replacing what a delta's copy holds;
+// or, with only, the slugs of those entries alone, replacing theirs (a
+// delta over a copy that has the table, OldSlugsCopied).
+func (r *RegistryDB) OldSlugs(ctx context.Context, slugs []OldSlug, only []string) error {
 	// The table is made with the database (DDL next to open Appenders
 	// loses their rows).
-	if _, err := r.conn.ExecContext(ctx, `DELETE FROM old_slugs`); err != nil {
-		return fmt.Errorf("old slugs: %w", err)
-	}
-	for _, o := range slugs {
-		if _, err := r.conn.ExecContext(ctx, `INSERT INTO old_slugs VALUES (?, ?)`, o.Slug, o.EntryID); err != nil {
+	del := `DELETE FROM old_slugs`
+	if only != nil {
+		if err := publication.TempStrings(ctx, r.conn, "old_slugs_of", "entry_id", only); err != nil {
 			return fmt.Errorf("old slugs: %w", err)
 		}
+		del += ` WHERE entry_id IN (SELECT entry_id FROM temp.old_slugs_of)`
+	}
+	if _, err := r.conn.ExecContext(ctx, del); err != nil {
+		return fmt.Errorf("old slugs: %w", err)
+	}
+	rows := make([][]driver.Value, len(slugs))
+	for i, o := range slugs {
+		rows[i] = []driver.Value{o.Slug, o.EntryID}
+	}
+	if err := publication.AppendRows(r.conn, "", "old_slugs", rows); err != nil {
+		return fmt.Errorf("old slugs: %w", err)
 	}
 	return nil
 }
+
+// OldSlugsCopied reports whether the database is a delta's copy of a
+// publication that had the old_slugs table (every publication since D47
+// has): then the delta replaces only its entries' old slugs.
+func (r *RegistryDB) OldSlugsCopied() bool { return r.oldSlugsCopied }
 
 // CopyRegistryDB starts a delta publication's database as a copy of the
 // previous one without the rows of the entries that changed.
@@ -263,6 +281,12 @@ func copyRegistryDB(src, dst string, changed []string) (*RegistryDB, error) {
 			return nil, err
 		}
 	}
+	var tables int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'main' AND table_name = 'old_slugs'`).Scan(&tables); err != nil {
+		r.Close()
+		return nil, err
+	}
+	r.oldSlugsCopied = tables == 1
 	for _, q := range []string{publication.OldSlugsSQL, publication.OldSlugsComment} { // a publication from before the table
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			r.Close()

@@ -326,9 +326,11 @@ func (p *publisher) write(ctx context.Context, dir string, src entrySource) erro
 	if p.rep.Entries, p.rep.Removed, p.listed, err = db.Counts(ctx); err != nil {
 		return err
 	}
-	if err := p.oldSlugs(ctx, db); err != nil {
+	p.steps.mark("counts")
+	if err := p.oldSlugs(ctx, src.changed, db); err != nil {
 		return err
 	}
+	p.steps.mark("old slugs")
 	if err := p.siteFiles(db); err != nil {
 		return err
 	}
@@ -506,13 +508,23 @@ func (p *publisher) removedEntries(removed []*EntryRow, db *export.RegistryDB) e
 }
 
 // oldSlugs writes the table of slugs entries had before (the server
-// redirects them, D47): every one, from the state's identity map.
-func (p *publisher) oldSlugs(ctx context.Context, db *export.RegistryDB) error {
-	slugs, err := p.st.OldSlugs(ctx)
+// redirects them, D47): every one, from the state's identity map; a delta
+// whose copy has the table, only those of the entries it changed or
+// removed (issue 18: not every identity again).
+func (p *publisher) oldSlugs(ctx context.Context, changed map[string]*EntryRow, db *export.RegistryDB) error {
+	var only []string
+	if p.delta && db.OldSlugsCopied() {
+		only = make([]string, 0, len(changed))
+		for _, r := range changed {
+			only = append(only, r.EntryID)
+		}
+		sort.Strings(only)
+	}
+	slugs, err := p.st.OldSlugs(ctx, only)
 	if err != nil {
 		return fmt.Errorf("old slugs: %w", err)
 	}
-	return db.OldSlugs(ctx, slugs)
+	return db.OldSlugs(ctx, slugs, only)
 }
 
 // addDocs writes an entry's rows to the publication's document index

@@ -159,11 +159,13 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 	if merged {
 		p.rep.Sitemaps = "merged"
 	}
+	p.steps.mark("sitemaps")
 	tax := taxonomy.Default()
 	sections, err := db.Structure(render.StructurePagesMax, func(sector string) string { return tax.Label(sector, "en") })
 	if err != nil {
 		return nil, fmt.Errorf("structure: %w", err)
 	}
+	p.steps.mark("structure")
 	sitemap := siteFile{"/sitemap.xml", "application/xml", render.SitemapIndex(s, names, lastmods)}
 	if len(names) <= 1 {
 		sitemap.body = render.SitemapURLSet(first)

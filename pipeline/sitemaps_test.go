@@ -3,6 +3,8 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,4 +106,103 @@ func compileSynth(t *testing.T, dir string, entries int, seed int64) ([]string, 
 	}
 	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
 	return regs, state, site
+}
+
+// TestPublish_DeltaOldSlugsSameAsFull: a delta writes the old slugs of
+// the entries it changed or removed and keeps the rest of its copy's
+// (issue 18), and its table holds the rows a full publication of the
+// same state writes from every identity: over two deltas, the second
+// renaming other companies than the first, whose old slugs it carries.
+func TestPublish_DeltaOldSlugsSameAsFull(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	run1 := synth.DefaultRunNow
+	regs, state, site := compileSynth(t, dir, 600, 7)
+	product := func(src, dst string, drop, rename int, tag string) []string {
+		var out []string
+		for _, f := range regs {
+			if strings.Contains(f, "BasicCompanyData") {
+				changeCompaniesHouse(t, src, dst, drop, rename, tag)
+				f = dst
+			}
+			out = append(out, f)
+		}
+		return out
+	}
+	var ch string
+	for _, f := range regs {
+		if strings.Contains(f, "BasicCompanyData") {
+			ch = f
+		}
+	}
+	out := filepath.Join(dir, "out")
+	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: run1.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	next, next2 := filepath.Join(dir, "next", filepath.Base(ch)), filepath.Join(dir, "next2", filepath.Base(ch))
+	steps := []struct {
+		regs []string
+		now  time.Time
+	}{
+		{product(ch, next, 50, 37, "A"), run1.Add(24 * time.Hour)},
+		{product(next, next2, 1<<30, 41, "B"), run1.Add(48 * time.Hour)},
+	}
+	var before map[string]string
+	for i, s := range steps {
+		if _, err := Compile(ctx, CompileConfig{StateDir: state, Registers: s.regs, Now: s.now}); err != nil {
+			t.Fatal(err)
+		}
+		delta, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: s.now.Add(time.Minute), Delta: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if delta.Rendered == 0 || delta.Rendered > delta.Entries/2 {
+			t.Fatalf("delta %d rendered %d of %d entries", i+1, delta.Rendered, delta.Entries)
+		}
+		full := filepath.Join(dir, fmt.Sprintf("full%d", i+1))
+		if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: full, Site: site, Now: s.now.Add(time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+		got, want := oldSlugsOf(t, out), oldSlugsOf(t, full)
+		if len(want) == 0 || !maps.Equal(got, want) {
+			t.Fatalf("delta %d: %d old slugs, the full publication %d (they differ)", i+1, len(got), len(want))
+		}
+		// The second delta renamed other entries: the first's old slugs
+		// are still there, carried from its copy.
+		for slug, id := range before {
+			if got[slug] != id {
+				t.Errorf("delta %d: old slug %s of %s is lost", i+1, slug, id)
+			}
+		}
+		if before != nil && len(got) <= len(before) {
+			t.Errorf("delta %d renamed no entry: %d old slugs, %d before", i+1, len(got), len(before))
+		}
+		before = got
+	}
+}
+
+// oldSlugsOf are the old slugs of the current publication in out.
+func oldSlugsOf(t *testing.T, out string) map[string]string {
+	t.Helper()
+	pub, err := publication.Current(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := publication.OpenRegistry(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	got := map[string]string{}
+	err = reg.OldSlugs(context.Background(), func(slug, id string) error {
+		if got[slug] != "" {
+			t.Errorf("old slug %s twice", slug)
+		}
+		got[slug] = id
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }

@@ -336,9 +336,15 @@ func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.
 	if err := publication.TempStrings(ctx, conn, "wanted_keys", "key", keys); err != nil {
 		return nil, nil, err
 	}
-	q := `SELECT ` + indexColumns("") + ` FROM ` + indexSource(s.chain) + `
-		WHERE entry_id IN (SELECT entry_id FROM temp.wanted_ids) OR key IN (SELECT key FROM temp.wanted_keys)
-		OR (revision > 0 AND removed_at IS NULL AND next_change_at <= ?)`
+	// The keys whose rows in any file match are found first, with a
+	// filter over the files: only their rows are then ordered to find each
+	// key's current one, which must match as well. Ordering every key's
+	// rows, all columns, ran out of DuckDB's memory at 10M entries once
+	// the chain had a delta (issue 18).
+	wanted := `(entry_id IN (SELECT entry_id FROM temp.wanted_ids) OR key IN (SELECT key FROM temp.wanted_keys)
+		OR (revision > 0 AND removed_at IS NULL AND next_change_at <= $1))`
+	q := `SELECT ` + indexColumns("") + ` FROM ` + indexSourceOf(s.chain, `key IN (SELECT key FROM `+indexFiles(s.chain)+` WHERE `+wanted+`)`) + `
+		WHERE ` + wanted
 	rs, err := conn.QueryContext(ctx, q, due.UTC())
 	if err != nil {
 		return nil, nil, fmt.Errorf("state index: %w", err)
@@ -667,9 +673,29 @@ func RecordOf(row *EntryRow, e *schemas.Entry) *register.Record {
 }
 
 // OldSlugs are the slugs entries had before a rename, from the identity
-// map, in entry ID order.
-func (s *State) OldSlugs(ctx context.Context) ([]export.OldSlug, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT entry_id, array_to_string(old_slugs, ' ') FROM identities WHERE len(old_slugs) > 0 ORDER BY entry_id`)
+// map, in entry ID order: of every entry, or with only, of those entries
+// alone (a delta's, issue 18). Slugs are only ever added to a key, so the
+// keys with an old slug in any file of the chain are found by a filter
+// over the files, and only their rows are ordered to find each key's
+// current one: not every identity of the registry.
+func (s *State) OldSlugs(ctx context.Context, only []string) ([]export.OldSlug, error) {
+	if len(s.chain) == 0 {
+		return nil, nil
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	with := `old_slugs <> ''`
+	if only != nil {
+		if err := publication.TempStrings(ctx, conn, "old_slugs_of", "entry_id", only); err != nil {
+			return nil, err
+		}
+		with += ` AND entry_id IN (SELECT entry_id FROM temp.old_slugs_of)`
+	}
+	rows, err := conn.QueryContext(ctx, `SELECT entry_id, old_slugs FROM `+indexSourceOf(s.chain, `key IN (SELECT key FROM `+indexFiles(s.chain)+` WHERE `+with+`)`)+`
+		WHERE `+with+` ORDER BY entry_id`)
 	if err != nil {
 		return nil, err
 	}
