@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/daawid/registry/export"
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/fixtures/synth"
 	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas"
 	"github.com/daawid/registry/schemas/taxonomy"
 )
 
@@ -205,4 +208,66 @@ func oldSlugsOf(t *testing.T, out string) map[string]string {
 		t.Fatal(err)
 	}
 	return got
+}
+
+// TestStructure_FirstPagesOfEachSector: the content structure's sections
+// (AWP-25) count every listed entry of a sector and list its first pages
+// by slug, cut at the limit: the same as reading every listed entry in
+// order, on 600 generated companies with a limit of 7.
+func TestStructure_FirstPagesOfEachSector(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	_, state, site := compileSynth(t, dir, 600, 9)
+	out := filepath.Join(dir, "out")
+	if _, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: synth.DefaultRunNow.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	pub, err := publication.Current(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := export.CopyRegistryDB(filepath.Join(pub, publication.RegistryFile), filepath.Join(dir, "copy.duckdb"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const limit = 7
+	got, err := db.Structure(limit, func(sector string) string { return "T " + sector })
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := openRegistry(t, pub)
+	defer reg.Close()
+	rows := queryAll(t, reg, `SELECT coalesce(nullif(split_part(categories[1], '.', 1), ''), 'other'), coalesce(name, ''), slug, (coalesce(md_bytes, 0) + 3) // 4, array_to_string(categories, ' ')
+		FROM entries WHERE listed AND status <> 'removed' ORDER BY 1, slug`)
+	var want []schemas.StructureSection
+	for _, r := range rows {
+		sector := r[0].(string)
+		if len(want) == 0 || want[len(want)-1].ID != sector {
+			title := "Other"
+			if sector != "other" {
+				title = "T " + sector
+			}
+			want = append(want, schemas.StructureSection{ID: sector, Title: title})
+		}
+		sec := &want[len(want)-1]
+		sec.Pages++
+		tokens := int(r[3].(int64))
+		sec.Tokens += tokens
+		if len(sec.List) < limit {
+			sec.List = append(sec.List, schemas.StructurePage{Title: r[1].(string), Path: "/" + r[2].(string) + ".md", Tokens: tokens, Tags: strings.Fields(r[4].(string))})
+		}
+	}
+	full := 0
+	for _, sec := range want {
+		if sec.Pages > limit {
+			full++
+		}
+	}
+	if len(want) < 3 || full < 2 {
+		t.Fatalf("%d sectors, %d of them over the limit: too few to test the cut", len(want), full)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("structure:\n%+v\nwant\n%+v", got, want)
+	}
 }
