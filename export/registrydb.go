@@ -235,31 +235,50 @@ func (r *RegistryDB) OldSlugsCopied() bool { return r.oldSlugsCopied }
 // CopyRegistryDB starts a delta publication's database as a copy of the
 // previous one without the rows of the entries that changed.
 func CopyRegistryDB(src, dst string, changed []string) (*RegistryDB, error) {
-	r, err := copyRegistryDB(src, dst, changed)
+	if err := CopyRegistryFile(src, dst); err != nil {
+		return nil, err
+	}
+	return OpenRegistryCopy(dst, changed)
+}
+
+// CopyRegistryFile copies a publication's registry database to dst, the
+// first half of CopyRegistryDB: a delta starts it while it finds the
+// entries that changed (issue 18: at 10M the file is 1.3 GB).
+func CopyRegistryFile(src, dst string) error {
+	if err := copyFile(src, dst); err != nil {
+		return fmt.Errorf("copy registry database %s: %w", src, err)
+	}
+	return nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
 	if err != nil {
-		return nil, fmt.Errorf("copy registry database %s: %w", src, err)
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// OpenRegistryCopy opens a copy CopyRegistryFile made and deletes the
+// rows of the entries that changed, the second half of CopyRegistryDB.
+func OpenRegistryCopy(dst string, changed []string) (*RegistryDB, error) {
+	r, err := openRegistryCopy(dst, changed)
+	if err != nil {
+		return nil, fmt.Errorf("registry database copied to %s: %w", dst, err)
 	}
 	return r, nil
 }
 
-func copyRegistryDB(src, dst string, changed []string) (*RegistryDB, error) {
-	in, err := os.Open(src)
-	if err != nil {
-		return nil, err
-	}
-	out, err := os.Create(dst)
-	if err != nil {
-		in.Close()
-		return nil, err
-	}
-	_, err = io.Copy(out, in)
-	in.Close()
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, err
-	}
+func openRegistryCopy(dst string, changed []string) (*RegistryDB, error) {
 	db, err := sql.Open("duckdb", dst+registryDBOptions)
 	if err != nil {
 		return nil, err

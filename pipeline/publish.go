@@ -130,6 +130,13 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 	p.steps.mark("previous")
 	switch {
 	case p.delta:
+		// The previous registry database is copied while the changed
+		// entries are found (openRegistryDB waits for it).
+		p.registryCopied = make(chan error, 1)
+		go func() {
+			p.registryCopied <- export.CopyRegistryFile(filepath.Join(p.prevDir, publication.RegistryFile), filepath.Join(tmp, publication.RegistryFile))
+		}()
+		defer p.waitRegistryCopy()
 		if src.changed, err = st.LoadChanged(ctx, filepath.Join(p.prevDir, publication.RegistryFile), p.prevManifest.Run); err != nil {
 			return nil, err
 		}
@@ -234,6 +241,9 @@ type publisher struct {
 	// routes are where the requests of the publication's entries go, and
 	// prevRoutes the current publication's (routing.go, issue 15).
 	routes, prevRoutes map[string]map[string]string
+	// registryCopied gives the result of a delta's copy of the previous
+	// registry database, made while the changed entries are found.
+	registryCopied chan error
 }
 
 // openPrevious reads the current publication's manifest and whether it
@@ -367,7 +377,21 @@ func (p *publisher) openRegistryDB(dir string, changed map[string]*EntryRow) (*e
 		ids = append(ids, r.EntryID)
 	}
 	sort.Strings(ids)
-	return export.CopyRegistryDB(filepath.Join(p.prevDir, publication.RegistryFile), path, ids)
+	if err := p.waitRegistryCopy(); err != nil {
+		return nil, err
+	}
+	return export.OpenRegistryCopy(path, ids)
+}
+
+// waitRegistryCopy waits for a delta's copy of the previous registry
+// database, once: its error, or nil on any later call.
+func (p *publisher) waitRegistryCopy() error {
+	if p.registryCopied == nil {
+		return nil
+	}
+	err := <-p.registryCopied
+	p.registryCopied = nil
+	return err
 }
 
 // entries renders the live entries in chunks, in the order their

@@ -1,10 +1,12 @@
 package pipeline
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/xml"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"sort"
@@ -231,15 +233,20 @@ func (p *publisher) writeSiteFile(f siteFile) error {
 // cannot be sure of that: the previous sitemaps are not readable as this
 // engine writes them, a listed entry has no lastmod (a row without a
 // line), or the lines merged are not the rows counted.
+//
+// At 10M entries the parts hold a gigabyte of lines, every one of which a
+// delta of a thousand changes reads again (its entries are in every
+// part). So three goroutines share the work (issue 18): one reads and
+// decodes the previous parts ahead, this one merges their lines, and one
+// hands the parts made to fn (which compresses and writes them).
 func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(lines string, lastmod time.Time) error) (bool, error) {
 	prev := previousSitemaps(p.prevManifest.Site)
 	if prev == nil {
 		return false, nil
 	}
-	type added struct{ slug, line string }
-	var adds []added
+	var adds []sitemapLine
 	rows, unlined, err := db.SitemapLinesOfRun(p.cfg.Site.BaseURL, func(slug, line string) error {
-		adds = append(adds, added{slug, line})
+		adds = append(adds, sitemapLine{slug, line})
 		return nil
 	})
 	if err != nil || unlined > 0 {
@@ -248,90 +255,204 @@ func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(line
 	var base strings.Builder
 	xml.EscapeText(&base, []byte(p.cfg.Site.BaseURL))
 	loc := "<url><loc>" + base.String() + "/"
-	var part strings.Builder
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// The previous parts, read and decoded ahead.
+	type body struct {
+		lines string
+		ok    bool // read, checked and a urlset as this engine writes it
+	}
+	bodies := make(chan body, 2)
+	go func() {
+		defer close(bodies)
+		packs := map[string]*os.File{}
+		defer func() {
+			for _, f := range packs {
+				f.Close()
+			}
+		}()
+		for _, d := range prev {
+			text, err := p.previousSiteFile(packs, d)
+			if err != nil {
+				p.log.Warn("a sitemap of the previous publication is unreadable; made again from every entry", "err", err)
+			}
+			lines, ok := urlsetLines(text)
+			select {
+			case bodies <- body{lines, err == nil && ok}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil || !ok {
+				return
+			}
+		}
+	}()
+	// The parts made, handed to fn in order.
+	type made struct {
+		lines, newest string
+	}
+	parts := make(chan made, 2)
+	written := make(chan error, 1)
+	go func() {
+		var err error
+		for m := range parts {
+			if err == nil {
+				if err = p.flushSitemapPart(m.lines, m.newest, fn); err != nil {
+					cancel()
+				}
+			}
+		}
+		written <- err
+	}()
+	merged, err := mergeSitemapLines(func(yield func(lines string, ok bool) bool) {
+		for b := range bodies {
+			if !yield(b.lines, b.ok) {
+				return
+			}
+		}
+	}, loc, limit, p.sitemapDrop, adds, rows, func(lines, newest string) bool {
+		select {
+		case parts <- made{lines, newest}:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	})
+	close(parts)
+	werr := <-written
+	cancel()
+	for range bodies { // the reader stops at its next part
+	}
+	if werr != nil {
+		return false, werr
+	}
+	if err != nil {
+		return false, err
+	}
+	if !merged {
+		p.log.Warn("the previous sitemaps could not be merged; made again from every entry")
+	}
+	return merged, nil
+}
+
+// flushSitemapPart hands a part's lines to fn with their newest lastmod.
+func (p *publisher) flushSitemapPart(lines, newest string, fn func(lines string, lastmod time.Time) error) error {
+	mod, err := time.Parse("2006-01-02T15:04:05Z", newest)
+	if err != nil {
+		return fmt.Errorf("a sitemap lastmod: %w", err)
+	}
+	return fn(lines, mod)
+}
+
+// sitemapLine is an entry's line in a sitemap, under its slug.
+type sitemapLine struct{ slug, line string }
+
+// The tail of every sitemap line this engine writes: the lastmod's
+// closing tags after its 20 characters (2006-01-02T15:04:05Z), and the
+// tags between the loc and the lastmod.
+const (
+	sitemapLineTail = "</lastmod></url>\n"
+	sitemapLineMid  = "</loc><lastmod>"
+	sitemapLastmod  = len("2006-01-02T15:04:05Z")
+)
+
+// mergeSitemapLines merges the lines of the previous parts (prev, each
+// with whether it was read as this engine writes it) with adds, in slug
+// order, dropping the previous lines of the slugs in drop, and cuts them
+// into parts of limit lines, each handed to part with its newest lastmod
+// (part reports false to stop). It reports false when the merge cannot
+// be exact: a part was unreadable, a line is not as this engine writes
+// it, or the lines merged are not rows.
+func mergeSitemapLines(prev iter.Seq2[string, bool], loc string, limit int, drop map[string]bool, adds []sitemapLine, rows int64,
+	part func(lines, newest string) bool) (bool, error) {
+	var b strings.Builder
 	var newest string
 	var n, total int64
-	emit := func(line string) error {
+	// emit adds a well-formed line (wellFormed) to the part.
+	emit := func(line string) bool {
 		if n == int64(limit) {
-			if err := p.flushSitemapPart(&part, newest, fn); err != nil {
-				return err
+			size := b.Len()
+			if !part(b.String(), newest) {
+				return false
 			}
+			b = strings.Builder{}
+			b.Grow(size)
 			newest, n = "", 0
 		}
 		n++
 		total++
-		part.WriteString(line)
-		at := strings.LastIndex(line, "<lastmod>")
-		if at < 0 {
-			return fmt.Errorf("a sitemap line without its lastmod: %q", line)
-		}
-		newest = max(newest, line[at+len("<lastmod>"):len(line)-len("</lastmod></url>\n")])
-		return nil
+		b.WriteString(line)
+		newest = max(newest, line[len(line)-len(sitemapLineTail)-sitemapLastmod:len(line)-len(sitemapLineTail)])
+		return true
 	}
-	packs := map[string]*os.File{}
-	defer func() {
-		for _, f := range packs {
-			f.Close()
-		}
-	}()
 	next := 0
-	for _, d := range prev {
-		body, err := p.previousSiteFile(packs, d)
-		if err != nil {
-			p.log.Warn("a sitemap of the previous publication is unreadable; made again from every entry", "err", err)
-			return false, nil
+	// add emits the run's lines before slug ("" for all that are left).
+	add := func(slug string) (bool, error) {
+		for ; next < len(adds) && (slug == "" || adds[next].slug < slug); next++ {
+			if !wellFormed(adds[next].line, loc) {
+				return false, fmt.Errorf("a sitemap line not as this engine writes it: %q", adds[next].line)
+			}
+			if !emit(adds[next].line) {
+				return false, nil
+			}
 		}
-		lines, ok := urlsetLines(body)
+		return true, nil
+	}
+	for lines, ok := range prev {
 		if !ok {
 			return false, nil
 		}
 		for len(lines) > 0 {
 			end := strings.IndexByte(lines, '\n') + 1
-			if end == 0 || !strings.HasPrefix(lines, loc) || !strings.HasSuffix(lines[:end], "</lastmod></url>\n") ||
-				!strings.Contains(lines[:end], "</loc><lastmod>") {
-				return false, nil // not a line as this engine writes it
+			if end == 0 {
+				return false, nil
 			}
 			line := lines[:end]
 			lines = lines[end:]
-			slug := line[len(loc):]
-			slug = slug[:strings.IndexAny(slug, "/<")]
-			for next < len(adds) && adds[next].slug < slug {
-				if err := emit(adds[next].line); err != nil {
-					return false, err
-				}
-				next++
+			slug, ok := sitemapLineSlug(line, loc)
+			if !ok {
+				return false, nil // not a line as this engine writes it
 			}
-			if p.sitemapDrop[slug] {
-				continue
-			}
-			if err := emit(line); err != nil {
+			if ok, err := add(slug); !ok {
 				return false, err
 			}
+			if !drop[slug] && !emit(line) {
+				return false, nil
+			}
 		}
 	}
-	for ; next < len(adds); next++ {
-		if err := emit(adds[next].line); err != nil {
-			return false, err
-		}
+	if ok, err := add(""); !ok || total != rows {
+		return false, err
 	}
-	if total != rows {
-		p.log.Warn("the sitemaps merged hold another number of URLs than the listed entries; made again from every entry", "merged", total, "rows", rows)
+	if n > 0 && !part(b.String(), newest) {
 		return false, nil
-	}
-	if n > 0 {
-		return true, p.flushSitemapPart(&part, newest, fn)
 	}
 	return true, nil
 }
 
-func (p *publisher) flushSitemapPart(part *strings.Builder, newest string, fn func(lines string, lastmod time.Time) error) error {
-	mod, err := time.Parse("2006-01-02T15:04:05Z", newest)
-	if err != nil {
-		return fmt.Errorf("a sitemap lastmod: %w", err)
+// sitemapLineSlug is the slug of a sitemap line as this engine writes it
+// (loc, the slug, "/" and a language or nothing, then the lastmod); false
+// for any other line.
+func sitemapLineSlug(line, loc string) (string, bool) {
+	if !wellFormed(line, loc) {
+		return "", false
 	}
-	lines := part.String()
-	part.Reset()
-	return fn(lines, mod)
+	rest := line[len(loc):]
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == '/' || rest[i] == '<' {
+			return rest[:i], i > 0
+		}
+	}
+	return "", false
+}
+
+// wellFormed reports whether a sitemap line has this engine's shape:
+// loc first, then the tags around a lastmod of its length last.
+func wellFormed(line, loc string) bool {
+	tail := len(sitemapLineTail) + sitemapLastmod + len(sitemapLineMid)
+	return len(line) > len(loc)+tail && line[:len(loc)] == loc && line[len(line)-len(sitemapLineTail):] == sitemapLineTail &&
+		line[len(line)-tail:len(line)-tail+len(sitemapLineMid)] == sitemapLineMid
 }
 
 // previousSitemaps are the previous publication's sitemap urlsets in

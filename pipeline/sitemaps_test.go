@@ -271,3 +271,57 @@ func TestStructure_FirstPagesOfEachSector(t *testing.T) {
 		t.Errorf("structure:\n%+v\nwant\n%+v", got, want)
 	}
 }
+
+// TestMergeSitemapLines: the merge puts the run's lines among the
+// previous ones in slug order, drops the lines of the slugs it replaces,
+// cuts parts of the limit with each part's newest lastmod, and refuses
+// (false, so the sitemaps are made again from every entry) a previous
+// part not read, a line not as this engine writes it, and a count of
+// lines other than the rows.
+func TestMergeSitemapLines(t *testing.T) {
+	const loc = "<url><loc>https://r.example/"
+	line := func(slug, mod string) string {
+		return loc + slug + "</loc><lastmod>2026-12-0" + mod + "T10:00:00Z</lastmod></url>\n"
+	}
+	prev := []string{line("a", "1") + line("b", "2") + line("c", "1"), line("d", "3") + line("e", "1")}
+	adds := []sitemapLine{{"aa", line("aa", "4")}, {"c", line("c", "5")}, {"z", line("z", "1")}}
+	seq := func(parts []string, ok bool) func(func(string, bool) bool) {
+		return func(yield func(string, bool) bool) {
+			for _, p := range parts {
+				if !yield(p, ok) {
+					return
+				}
+			}
+		}
+	}
+	type part struct{ lines, newest string }
+	run := func(parts []string, ok bool, drop map[string]bool, rows int64) ([]part, bool, error) {
+		var got []part
+		merged, err := mergeSitemapLines(seq(parts, ok), loc, 3, drop, adds, rows, func(lines, newest string) bool {
+			got = append(got, part{lines, newest})
+			return true
+		})
+		return got, merged, err
+	}
+	got, merged, err := run(prev, true, map[string]bool{"c": true, "e": true}, 6)
+	want := []part{{line("a", "1") + line("aa", "4") + line("b", "2"), "2026-12-04T10:00:00Z"},
+		{line("c", "5") + line("d", "3") + line("z", "1"), "2026-12-05T10:00:00Z"}}
+	if err != nil || !merged || !reflect.DeepEqual(got, want) {
+		t.Fatalf("merged %v (%v):\n%q\nwant\n%q", merged, err, got, want)
+	}
+	for name, c := range map[string]struct {
+		parts []string
+		ok    bool
+		rows  int64
+	}{
+		"a part not read":        {prev, false, 6},
+		"another count of rows":  {prev, true, 7},
+		"a line without lastmod": {[]string{loc + "a</loc></url>\n"}, true, 4},
+		"a line of another site": {[]string{strings.Replace(line("a", "1"), "r.example", "s.example", 1)}, true, 4},
+		"a line without its end": {[]string{strings.TrimSuffix(line("a", "1"), "\n")}, true, 4},
+	} {
+		if _, merged, err := run(c.parts, c.ok, map[string]bool{"c": true, "e": true}, c.rows); merged || err != nil {
+			t.Errorf("%s: merged %v, %v", name, merged, err)
+		}
+	}
+}
