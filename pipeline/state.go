@@ -204,25 +204,24 @@ func indexSourceOf(chain []string, where string) string {
 		}
 		return indexFiles(chain)
 	}
-	files := make([]string, len(chain))
-	for i, f := range chain {
-		files[i] = sqlString(f)
-	}
 	if where != "" {
 		where = ` WHERE ` + where
 	}
-	return `(SELECT * EXCLUDE (filename) FROM read_parquet([` + strings.Join(files, ", ") + `], filename = true)` + where +
+	return `(SELECT * EXCLUDE (filename) FROM read_parquet(` + fileList(chain) + `, filename = true)` + where +
 		` QUALIFY row_number() OVER (PARTITION BY key ORDER BY filename DESC) = 1)`
 }
 
 // indexFiles reads every row of the index chain's files, a key's rows in
 // each file it is in.
-func indexFiles(chain []string) string {
-	files := make([]string, len(chain))
-	for i, f := range chain {
-		files[i] = sqlString(f)
+func indexFiles(chain []string) string { return `read_parquet(` + fileList(chain) + `)` }
+
+// fileList is a list of files in SQL.
+func fileList(files []string) string {
+	quoted := make([]string, len(files))
+	for i, f := range files {
+		quoted[i] = sqlString(f)
 	}
-	return `read_parquet([` + strings.Join(files, ", ") + `])`
+	return `[` + strings.Join(quoted, ", ") + `]`
 }
 
 // refreshViews points the views at the files of the committed runs and the
@@ -336,15 +335,22 @@ func (s *State) LoadSome(ctx context.Context, entryIDs, keys []string, due time.
 	if err := publication.TempStrings(ctx, conn, "wanted_keys", "key", keys); err != nil {
 		return nil, nil, err
 	}
-	// The keys whose rows in any file match are found first, with a
-	// filter over the files: only their rows are then ordered to find each
-	// key's current one, which must match as well. Ordering every key's
-	// rows, all columns, ran out of DuckDB's memory at 10M entries once
-	// the chain had a delta (issue 18).
+	// Of the full index (the chain's first file) only the rows that match
+	// are read; of the deltas after it, small, every row. Each key's
+	// current row is then the latest of those, and it must match: a key
+	// whose current row is in the full index has no row in a delta. One
+	// pass over the full index, where ordering every key's rows ran out of
+	// DuckDB's memory at 10M entries once the chain had a delta (issue 18).
 	wanted := `(entry_id IN (SELECT entry_id FROM temp.wanted_ids) OR key IN (SELECT key FROM temp.wanted_keys)
 		OR (revision > 0 AND removed_at IS NULL AND next_change_at <= $1))`
-	q := `SELECT ` + indexColumns("") + ` FROM ` + indexSourceOf(s.chain, `key IN (SELECT key FROM `+indexFiles(s.chain)+` WHERE `+wanted+`)`) + `
-		WHERE ` + wanted
+	src := `(SELECT * FROM ` + indexFiles(s.chain[:1]) + ` WHERE ` + wanted + `)`
+	if len(s.chain) > 1 {
+		src = `(SELECT * EXCLUDE (filename) FROM (
+				SELECT * FROM read_parquet(` + sqlString(s.chain[0]) + `, filename = true) WHERE ` + wanted + `
+				UNION ALL BY NAME SELECT * FROM read_parquet(` + fileList(s.chain[1:]) + `, filename = true))
+			QUALIFY row_number() OVER (PARTITION BY key ORDER BY filename DESC) = 1)`
+	}
+	q := `SELECT ` + indexColumns("") + ` FROM ` + src + ` WHERE ` + wanted
 	rs, err := conn.QueryContext(ctx, q, due.UTC())
 	if err != nil {
 		return nil, nil, fmt.Errorf("state index: %w", err)
