@@ -60,6 +60,9 @@ type PublishConfig struct {
 	// ServeIndexes, when set, writes a full publication's server indexes
 	// into its directory (D115: query.WriteServeFiles, wired by cmd).
 	ServeIndexes func(dir string, files publication.ServeFiles) error
+	// precopy is the copy of the current registry.duckdb a delta run
+	// started before its compile (Run, D128); nil: the delta copies it.
+	precopy *registryPrecopy
 }
 
 // PublishReport is what a publication did.
@@ -107,6 +110,10 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 			os.RemoveAll(d)
 		}
 	}
+	if cfg.precopy == nil {
+		removeStalePrecopy(cfg.OutDir)
+	}
+	defer cfg.precopy.discard()
 	dir := filepath.Join(pubs, id)
 	tmp := dir + ".tmp"
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
@@ -134,10 +141,10 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 		// entries are found (openRegistryDB waits for it).
 		p.registryCopied = make(chan error, 1)
 		go func() {
-			p.registryCopied <- export.CopyRegistryFile(filepath.Join(p.prevDir, publication.RegistryFile), filepath.Join(tmp, publication.RegistryFile))
+			p.registryCopied <- cfg.precopy.take(filepath.Join(p.prevDir, publication.RegistryFile), filepath.Join(tmp, publication.RegistryFile))
 		}()
 		defer p.waitRegistryCopy()
-		if src.changed, err = st.LoadChanged(ctx, filepath.Join(p.prevDir, publication.RegistryFile), p.prevManifest.Run); err != nil {
+		if src.changed, err = st.LoadChanged(ctx, p.prevManifest.Run); err != nil {
 			return nil, err
 		}
 		p.steps.mark("changed")

@@ -82,12 +82,18 @@ func Run(ctx context.Context, cfg RunConfig, kind string) (*RunReport, error) {
 	defer lock.Unlock()
 	rep := &RunReport{Kind: kind, Started: time.Now().UTC()}
 	err = func() error {
+		pc := cfg.Publish
+		if pc.Delta {
+			// The delta's copy of the current registry database is made
+			// while the compile runs (D128).
+			pc.precopy = startRegistryPrecopy(pc.OutDir)
+			defer pc.precopy.discard()
+		}
 		c, err := Compile(ctx, cfg.Compile)
 		rep.Compile = c // with the problems that failed it, if they did
 		if err != nil {
 			return fmt.Errorf("compile: %w", err)
 		}
-		pc := cfg.Publish
 		pc.Now = cfg.Compile.Now
 		p, err := Publish(ctx, pc)
 		if err != nil {

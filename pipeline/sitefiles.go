@@ -9,6 +9,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -129,6 +130,9 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 	if limit <= 0 {
 		limit = render.SitemapLimit
 	}
+	// The parts are hashed and compressed on their own goroutines and
+	// appended in order (w); at 10M entries they are a gigabyte of lines.
+	w := &siteWriter{p: p}
 	part := func(lines string, lastmod time.Time) error {
 		names, lastmods = append(names, fmt.Sprintf("sitemap-%d.xml", len(names)+1)), append(lastmods, lastmod)
 		switch len(names) {
@@ -136,23 +140,30 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 			first = lines
 			return nil
 		case 2:
-			if err := p.writeSiteFile(siteFile{"/sitemaps/" + names[0], "application/xml", render.SitemapURLSet(first)}); err != nil {
+			one := first
+			if err := w.add("/sitemaps/"+names[0], "application/xml", func() []byte { return render.SitemapURLSet(one) }); err != nil {
 				return err
 			}
 			first = ""
 		}
-		return p.writeSiteFile(siteFile{"/sitemaps/" + names[len(names)-1], "application/xml", render.SitemapURLSet(lines)})
+		return w.add("/sitemaps/"+names[len(names)-1], "application/xml", func() []byte { return render.SitemapURLSet(lines) })
 	}
 	site, docs := len(p.site), p.rep.Documents
 	merged := false
 	var err error
 	if p.delta {
 		merged, err = p.mergeSitemaps(db, limit, part)
+		if ferr := w.flush(); err == nil {
+			err = ferr
+		}
 	}
 	if err == nil && !merged {
 		// What a merge wrote is left in the pack, unindexed.
 		p.site, p.rep.Documents, names, lastmods, first = p.site[:site], docs, nil, nil, ""
 		err = db.SitemapParts(s.BaseURL, limit, part)
+		if ferr := w.flush(); err == nil {
+			err = ferr
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sitemaps: %w", err)
@@ -207,19 +218,78 @@ func (p *publisher) writeSiteFiles(extra []siteFile) error {
 }
 
 // writeSiteFile appends a registry-level file to the pack.
-func (p *publisher) writeSiteFile(f siteFile) error {
+func (p *publisher) writeSiteFile(f siteFile) error { return p.appendSiteFile(prepareSiteFile(f)) }
+
+// preparedSite is a registry-level file hashed and compressed, ready to
+// append to the pack.
+type preparedSite struct {
+	path, media, etag, enc string
+	stored                 []byte
+	length                 int64 // of the file as served
+}
+
+// prepareSiteFile hashes and compresses a registry-level file: stored
+// compressed like the entries' documents (issue 18), its ETag the hash of
+// the bytes as served.
+func prepareSiteFile(f siteFile) preparedSite {
 	sum := sha256.Sum256(f.body)
-	// Stored compressed like the entries' documents (issue 18); the ETag
-	// stays the hash of the bytes as served.
 	stored, enc := publication.EncodeDoc(nil, f.body)
-	p.site = append(p.site, publication.DocRow{Kind: publication.KindSite, Path: f.path, Pack: publication.OwnPack(p.rep.ID), Offset: p.offset, Length: int64(len(stored)), MediaType: f.media,
-		ETag: `"` + hex.EncodeToString(sum[:10]) + `"`, LastModified: p.now, Checksum: publication.DocChecksum(stored),
-		Encoding: enc, IdentityLength: int64(len(f.body))})
-	if _, err := p.packOut.Write(stored); err != nil {
+	return preparedSite{path: f.path, media: f.media, etag: `"` + hex.EncodeToString(sum[:10]) + `"`, enc: enc, stored: stored, length: int64(len(f.body))}
+}
+
+// appendSiteFile appends a prepared file to the pack and indexes it.
+func (p *publisher) appendSiteFile(f preparedSite) error {
+	p.site = append(p.site, publication.DocRow{Kind: publication.KindSite, Path: f.path, Pack: publication.OwnPack(p.rep.ID), Offset: p.offset, Length: int64(len(f.stored)), MediaType: f.media,
+		ETag: f.etag, LastModified: p.now, Checksum: publication.DocChecksum(f.stored), Encoding: f.enc, IdentityLength: f.length})
+	if _, err := p.packOut.Write(f.stored); err != nil {
 		return err
 	}
-	p.offset += int64(len(stored))
+	p.offset += int64(len(f.stored))
 	p.rep.Documents++
+	return nil
+}
+
+// siteWriter makes, hashes and compresses registry-level files on
+// goroutines of their own, a few at once, and appends them to the pack in
+// the order they were added: the sitemap parts of a delta at 10M entries
+// are a gigabyte of lines, and one goroutine hashing and compressing them
+// in turn took most of the step (issue 18).
+type siteWriter struct {
+	p       *publisher
+	pending []chan preparedSite
+}
+
+// siteWriterAhead is how many files a siteWriter prepares at once (each a
+// sitemap part of up to 50,000 lines, a few megabytes, and its
+// compressed bytes).
+var siteWriterAhead = max(2, runtime.GOMAXPROCS(0))
+
+// add starts making the file at path from body; the earliest pending file
+// is appended once siteWriterAhead are under way.
+func (w *siteWriter) add(path, media string, body func() []byte) error {
+	c := make(chan preparedSite, 1) // the goroutine never blocks, whatever becomes of w
+	go func() { c <- prepareSiteFile(siteFile{path, media, body()}) }()
+	w.pending = append(w.pending, c)
+	if len(w.pending) < siteWriterAhead {
+		return nil
+	}
+	return w.next()
+}
+
+// next appends the earliest pending file.
+func (w *siteWriter) next() error {
+	f := <-w.pending[0]
+	w.pending = w.pending[1:]
+	return w.p.appendSiteFile(f)
+}
+
+// flush appends every pending file.
+func (w *siteWriter) flush() error {
+	for len(w.pending) > 0 {
+		if err := w.next(); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
