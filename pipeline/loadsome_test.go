@@ -25,14 +25,7 @@ func TestLoadSome_SameAsLoadingEvery(t *testing.T) {
 	dir := t.TempDir()
 	_, state, _ := compileSynth(t, dir, 600, 7)
 	for i, n := range []int{30, 60} {
-		at := synth.DefaultRunNow.Add(time.Duration(i+1) * time.Hour)
-		events := filepath.Join(dir, "events.jsonl")
-		if err := ReportEvents(state, events, n, at); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Compile(ctx, CompileConfig{StateDir: state, Verification: []string{events}, Now: at.Add(time.Minute)}); err != nil {
-			t.Fatal(err)
-		}
+		compileReports(t, state, synth.DefaultRunNow.Add(time.Duration(i+1)*time.Hour), n, 0)
 	}
 	st, err := OpenState(state)
 	if err != nil {
@@ -104,32 +97,7 @@ func TestLoadChanged_SameAsTheWholeChain(t *testing.T) {
 	_, state, _ := compileSynth(t, dir, 600, 7)
 	// Reports opened on other entries each run: 30, then 60, then 45.
 	for i, n := range []int{30, 60, 45} {
-		at := synth.DefaultRunNow.Add(time.Duration(i+1) * time.Hour)
-		events := filepath.Join(dir, "events.jsonl")
-		st, err := OpenState(state)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b strings.Builder
-		rs, err := st.db.Query(`SELECT entry_id FROM entries WHERE removed_at IS NULL ORDER BY entry_id LIMIT ? OFFSET ?`, n, 100*i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rs.Next() {
-			var id string
-			if err := rs.Scan(&id); err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintf(&b, `{"entry":%q,"type":"report_opened","at":%q}`+"\n", id, schemas.FormatTime(at))
-		}
-		rs.Close()
-		st.Close()
-		if err := os.WriteFile(events, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Compile(ctx, CompileConfig{StateDir: state, Verification: []string{events}, Now: at.Add(time.Minute)}); err != nil {
-			t.Fatal(err)
-		}
+		compileReports(t, state, synth.DefaultRunNow.Add(time.Duration(i+1)*time.Hour), n, 100*i)
 	}
 	st, err := OpenState(state)
 	if err != nil {
@@ -177,5 +145,36 @@ func TestLoadChanged_SameAsTheWholeChain(t *testing.T) {
 		if i == len(runs) && files != len(st.chain) {
 			t.Errorf("after an unknown run: %d index files read, not the whole chain's %d", files, len(st.chain))
 		}
+	}
+}
+
+// compileReports compiles a report opened at at on n live entries, from
+// the offset-th in entry ID order, a minute later.
+func compileReports(t *testing.T, state string, at time.Time, n, offset int) {
+	t.Helper()
+	st, err := OpenState(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rs, err := st.db.Query(`SELECT entry_id FROM entries WHERE removed_at IS NULL ORDER BY entry_id LIMIT ? OFFSET ?`, n, offset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rs.Next() {
+		var id string
+		if err := rs.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, `{"entry":%q,"type":"report_opened","at":%q}`+"\n", id, schemas.FormatTime(at))
+	}
+	rs.Close()
+	st.Close()
+	events := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := os.WriteFile(events, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compile(context.Background(), CompileConfig{StateDir: state, Verification: []string{events}, Now: at.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
 	}
 }
