@@ -337,6 +337,7 @@ func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(line
 		ok    bool // read, checked and a urlset as this engine writes it
 	}
 	bodies := make(chan body, 2)
+	var readErr error // the reader's, read once bodies is closed
 	go func() {
 		defer close(bodies)
 		packs := map[string]*os.File{}
@@ -348,7 +349,7 @@ func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(line
 		for _, d := range prev {
 			text, err := p.previousSiteFile(packs, d)
 			if err != nil {
-				p.log.Warn("a sitemap of the previous publication is unreadable; made again from every entry", "err", err)
+				readErr = fmt.Errorf("a sitemap of the previous publication is unreadable: %w", err)
 			}
 			lines, ok := urlsetLines(text)
 			select {
@@ -404,7 +405,11 @@ func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(line
 		return false, err
 	}
 	if !merged {
-		p.log.Warn("the previous sitemaps could not be merged; made again from every entry")
+		var why []any
+		if readErr != nil {
+			why = append(why, "err", readErr)
+		}
+		p.log.Warn("the previous sitemaps could not be merged; made again from every entry", why...)
 	}
 	return merged, nil
 }
