@@ -123,10 +123,18 @@ func openServeFiles(dir string, files publication.ServeFiles) (*docIndex, error)
 		m.Release()
 		return nil, fmt.Errorf("%s: %w", files.Docs, err)
 	}
-	if ix.search.mapped, err = publication.MapFile(filepath.Join(dir, filepath.FromSlash(files.Search))); err != nil {
+	search := filepath.Join(dir, filepath.FromSlash(files.Search))
+	if ix.search.mapped, err = publication.MapFile(search); err != nil {
 		m.Release()
 		return nil, err
 	}
+	// Both files read into the page cache behind the first requests
+	// (D129): the search file first, whose cold postings cost the most.
+	// Best effort: a file that cannot be advised is still read as used.
+	go func() {
+		publication.PrefetchFile(search)
+		publication.PrefetchFile(filepath.Join(dir, filepath.FromSlash(files.Docs)))
+	}()
 	return ix, nil
 }
 
