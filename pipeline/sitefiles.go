@@ -309,9 +309,9 @@ func (w *siteWriter) flush() error {
 //
 // At 10M entries the parts hold a gigabyte of lines, every one of which a
 // delta of a thousand changes reads again (its entries are in every
-// part). So three goroutines share the work (issue 18): one reads and
-// decodes the previous parts ahead, this one merges their lines, and one
-// hands the parts made to fn (which compresses and writes them).
+// part). So the work is shared (issue 18): one goroutine reads and
+// decodes the previous parts ahead, this one merges their lines, and fn
+// compresses and hashes the parts made on goroutines of its own.
 func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(lines string, lastmod time.Time) error) (bool, error) {
 	prev := previousSitemaps(p.prevManifest.Site)
 	if prev == nil {
@@ -362,23 +362,9 @@ func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(line
 			}
 		}
 	}()
-	// The parts made, handed to fn in order.
-	type made struct {
-		lines, newest string
-	}
-	parts := make(chan made, 2)
-	written := make(chan error, 1)
-	go func() {
-		var err error
-		for m := range parts {
-			if err == nil {
-				if err = p.flushSitemapPart(m.lines, m.newest, fn); err != nil {
-					cancel()
-				}
-			}
-		}
-		written <- err
-	}()
+	// The parts made are handed to fn in order; fn (listingFiles's
+	// siteWriter) compresses and hashes them on goroutines of their own.
+	var werr error
 	merged, err := mergeSitemapLines(func(yield func(lines string, ok bool) bool) {
 		for b := range bodies {
 			if !yield(b.lines, b.ok) {
@@ -386,15 +372,9 @@ func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(line
 			}
 		}
 	}, loc, limit, p.sitemapDrop, adds, rows, func(lines, newest string) bool {
-		select {
-		case parts <- made{lines, newest}:
-			return true
-		case <-ctx.Done():
-			return false
-		}
+		werr = p.flushSitemapPart(lines, newest, fn)
+		return werr == nil
 	})
-	close(parts)
-	werr := <-written
 	cancel()
 	for range bodies { // the reader stops at its next part
 	}
