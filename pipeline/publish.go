@@ -578,15 +578,9 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 		// (read by offset and length, served as stored to a client that
 		// accepts the encoding); the checksum is of the stored bytes, which
 		// are what a reader checks before it decodes them.
-		var stored []byte
-		var enc string
-		if d.Path == "" {
-			// Never served as stored: with its kind's dictionary, if it
-			// has one (D120).
-			stored, enc = publication.EncodeDocOf(d.Kind, nil, d.Body)
-		} else {
-			stored, enc = publication.EncodeDoc(nil, d.Body)
-		}
+		// The kinds never served as stored, with their dictionaries
+		// (D120, D130).
+		stored, enc := publication.EncodeDocOf(d.Kind, nil, d.Body)
 		out.docs = append(out.docs, publication.DocRow{EntryID: e.ID, Slug: e.Slug, Kind: d.Kind, Lang: d.Lang, Path: d.Path, Offset: off, Length: int64(len(stored)),
 			MediaType: d.MediaType, ETag: publication.DocETag(e.ID, e.Record.Revision, d.Kind, d.Lang, p.renderKey), LastModified: modified,
 			Revision: int32(e.Record.Revision), NextChangeAt: row.NextChangeAt, Checksum: publication.DocChecksum(stored),

@@ -17,7 +17,7 @@
 //	          events into the state
 //	fixtures  fixtures generate: write synthetic register files, owner
 //	          revisions, events and websites; fixtures train-dicts: train
-//	          the dictionaries of the documents never served
+//	          the dictionaries of the documents stored with one
 //	publish   publish the state's current entries (full, or --delta over the
 //	          current publication)
 //	pipeline  pipeline run: one compile and one publication now; pipeline

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/fixtures/synth"
@@ -18,14 +19,15 @@ func runFixtures(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(args) == 0 || args[0] != "generate" {
 		fmt.Fprintln(stderr, "usage: daawid fixtures generate --entries N --seed S --out DIR [--run-now RFC3339] [--claimed-share F] [--sites N]")
-		fmt.Fprintln(stderr, "       daawid fixtures train-dicts --publication DIR --out DIR [--samples N] [--size BYTES]")
+		fmt.Fprintln(stderr, "       daawid fixtures train-dicts --publication DIR --out DIR [--samples N] [--size BYTES] [--kinds K,…]")
 		return 2
 	}
 	return synth.Main(args[1:], stdout, stderr)
 }
 
-// trainDicts trains the dictionaries of the kinds that are never served
-// from a publication (D120) and writes them as the engine embeds them
+// trainDicts trains the dictionaries of the kinds stored with one (the
+// kinds never served, D120, and the legal notices, D130) from a
+// publication and writes them as the engine embeds them
 // (export/publication/dicts/<kind>-<id>.zdict). A shipped dictionary is
 // never replaced: a new one sits beside it with its own ID, and
 // compressCurrent in export/publication names it to compress with.
@@ -36,6 +38,7 @@ func trainDicts(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "where the dictionaries are written (export/publication/dicts)")
 	samples := fs.Int("samples", 5000, "documents a kind's dictionary is trained on, spread over the publication")
 	size := fs.Int("size", 32<<10, "a dictionary's largest size in bytes")
+	kinds := fs.String("kinds", strings.Join([]string{render.KindCard, render.KindEntry, render.KindSearch, render.KindLegal}, ","), "the kinds to train, comma-separated")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -43,7 +46,7 @@ func trainDicts(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "fixtures train-dicts: --publication and --out are required")
 		return 2
 	}
-	for _, kind := range []string{render.KindCard, render.KindEntry, render.KindSearch} {
+	for _, kind := range strings.Split(*kinds, ",") {
 		d, err := publication.TrainDictionary(*pub, kind, *samples, *size)
 		if err != nil {
 			fmt.Fprintln(stderr, "fixtures train-dicts:", err)

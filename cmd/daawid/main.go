@@ -27,7 +27,7 @@ var commands = []command{
 	{"render", "write one projection of an entry to stdout", runRender},
 	{"validate", "check entries and print every mistake with its path", runValidate},
 	{"compile", "compile entries from registers, websites, owner revisions and events into the state", runCompile},
-	{"fixtures", "fixtures generate: write synthetic register files, owner revisions, events and websites; fixtures train-dicts: train the dictionaries of the documents never served", runFixtures},
+	{"fixtures", "fixtures generate: write synthetic register files, owner revisions, events and websites; fixtures train-dicts: train the dictionaries of the documents stored with one", runFixtures},
 	{"publish", "publish the state's current entries (full, or --delta over the current publication)", runPublish},
 	{"pipeline", "pipeline run: one compile and one publication now", runPipeline},
 	{"mcp", "mcp tools|call: an MCP client (the Go SDK's) for trying the MCP server from a terminal", mcpclient.Main},

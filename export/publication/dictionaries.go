@@ -19,7 +19,10 @@ import (
 // them repeats. Compressed with a dictionary of those, they take 40 % of
 // the bytes (docs/performance.md). They are stored so because no client
 // ever receives them as stored; the served documents stay plain zstd,
-// which any decoder reads (issue 18).
+// which any decoder reads (issue 18), but for one kind: an entry's legal
+// notice (D130), a page of boilerplate around the register line that
+// takes a third of its bytes with a dictionary and is read rarely, stored
+// so and served decoded.
 //
 // A dictionary is part of the engine: dicts/<kind>-<id>.zdict, trained by
 // `daawid fixtures train-dicts` and never changed once shipped (the
@@ -34,9 +37,10 @@ var dictFiles embed.FS
 // compressCurrent is the dictionary each kind is compressed with, by file
 // name; every other dictionary only decodes.
 var compressCurrent = map[string]string{
-	"card":   "card-2104281068.zdict",
-	"entry":  "entry-172418808.zdict",
-	"search": "search-657066433.zdict",
+	"card":       "card-2104281068.zdict",
+	"entry":      "entry-172418808.zdict",
+	"search":     "search-657066433.zdict",
+	"legal-html": "legal-html-1061284179.zdict",
 }
 
 // Dictionary is one of the engine's zstd dictionaries.
@@ -67,7 +71,11 @@ func loadDictionaries() []Dictionary {
 		if err != nil {
 			panic("publication: " + err.Error())
 		}
-		kind, _, ok := strings.Cut(strings.TrimSuffix(name, ".zdict"), "-")
+		// The ID is after the last hyphen: a kind's name may hold one
+		// (legal-html).
+		base := strings.TrimSuffix(name, ".zdict")
+		cut := strings.LastIndexByte(base, '-')
+		kind, ok := base[:max(cut, 0)], cut > 0
 		// RFC 8878 §5: the magic number, then the Dictionary_ID.
 		if !ok || len(data) < 8 || binary.LittleEndian.Uint32(data) != 0xEC30A437 {
 			panic(fmt.Sprintf("publication: dicts/%s is not a zstd dictionary named <kind>-<id>.zdict", name))
@@ -118,16 +126,19 @@ var dictEncoders = func() map[string]*zstd.Encoder {
 }()
 
 // HasDictionary reports whether documents of kind are stored with a
-// dictionary: never a kind that is served.
+// dictionary: the kinds never served and the legal notices (D130), which
+// a server decodes for every client.
 func HasDictionary(kind string) bool { return dictEncoders[kind] != nil }
 
-// EncodeDocOf is EncodeDoc for a document of kind: with the kind's
-// dictionary when it has one (EncodingZstdDict), else as EncodeDoc. The
-// caller stores so only documents it never serves as stored.
+// EncodeDocOf is the bytes a pack stores for an entry's document of kind
+// and their encoding: with the kind's dictionary when it has one
+// (EncodingZstdDict), else plain zstd at the entry documents' level
+// (entryLevel), or the document itself when compressing would not make it
+// smaller. dst is reused.
 func EncodeDocOf(kind string, dst, body []byte) ([]byte, string) {
 	enc := dictEncoders[kind]
 	if enc == nil {
-		return EncodeDoc(dst, body)
+		return encodeWith(entryEncoder, EncodingZstd, dst, body)
 	}
 	return encodeWith(enc, EncodingZstdDict, dst, body)
 }

@@ -21,6 +21,8 @@ func TestDictionaries_NeverChange(t *testing.T) {
 		"card-2104281068.zdict":  "d5b6045a9299e68da6fa18ae532a25eee8a0798392411cd6d9639b6dfcdd65da",
 		"entry-172418808.zdict":  "1018903232b7429ef039ad12abded61615835a5d331ec0d3ca33e39929ad2f37",
 		"search-657066433.zdict": "062e116e30588637f75385b072f895e9e406a74a066879c59badc7a3df99bf70",
+		// D130
+		"legal-html-1061284179.zdict": "165bfacca4f3996a37559a9aef9768dd038b3f27012ddff4f950395b1d5097f7",
 	}
 	seen := map[string]bool{}
 	ids := map[uint32]string{}
@@ -50,12 +52,14 @@ func TestDictionaries_NeverChange(t *testing.T) {
 // dictionary is stored with it (D120), in fewer bytes than plain zstd, and
 // decodes back; the frame names the dictionary, so a decoder without it
 // (any HTTP client's) refuses it, which is why such documents are never
-// served as stored. A kind without a dictionary is stored as EncodeDoc
-// stores it.
+// served as stored. The legal notice has one too (D130). A kind without
+// a dictionary is plain zstd that any decoder reads, without zstd's own
+// checksum (the index's covers the stored bytes), and no larger than
+// EncodeDoc's fastest level makes it.
 func TestEncodeDocOf_DictionaryFrames(t *testing.T) {
 	card := []byte(`{"id":"ent_01hzx5k7w2q8r9v3m4n6p0s1tb","slug":"thornbury-hale-solicitors","name":"Thornbury Hale Solicitors LLP","summary":"Solicitors in Bristol for conveyancing, wills and probate.","category":"Law firm","locality":"Bristol","country":"GB","url":"https://daawid.example/thornbury-hale-solicitors"}`)
-	if !publication.HasDictionary("card") || publication.HasDictionary("md") || publication.HasDictionary("html") {
-		t.Fatal("the card has no dictionary, or a served kind has one")
+	if !publication.HasDictionary("card") || !publication.HasDictionary("legal-html") || publication.HasDictionary("md") || publication.HasDictionary("html") {
+		t.Fatal("the card or the legal notice has no dictionary, or a served kind has one")
 	}
 	stored, enc := publication.EncodeDocOf("card", nil, card)
 	if enc != publication.EncodingZstdDict || publication.ServedAsStored(enc) {
@@ -74,10 +78,20 @@ func TestEncodeDocOf_DictionaryFrames(t *testing.T) {
 	if _, err := bare.DecodeAll(stored, nil); err == nil || !strings.Contains(err.Error(), "dictionary") {
 		t.Errorf("a decoder without the dictionary read the frame (err %v)", err)
 	}
-	md := []byte(strings.Repeat("# Thornbury Hale\n\nSolicitors in Bristol.\n", 20))
+	md := []byte(strings.Repeat("# Thornbury Hale\n\nSolicitors in Bristol, conveyancing, wills and probate since 1962.\n", 3) +
+		"- Address: 14 Corn Street, Bristol BS1 1HT, GB\n- Phone: +44 117 496 0123\n- Category: Law firm (legal.solicitor)\n")
 	s1, e1 := publication.EncodeDocOf("md", nil, md)
 	s2, e2 := publication.EncodeDoc(nil, md)
-	if e1 != e2 || !bytes.Equal(s1, s2) || e1 != publication.EncodingZstd {
-		t.Errorf("a kind without a dictionary is stored as %q, EncodeDoc stores it as %q", e1, e2)
+	if e1 != publication.EncodingZstd || e2 != publication.EncodingZstd || len(s1) > len(s2) {
+		t.Errorf("markdown is stored as %q in %d bytes, EncodeDoc stores it as %q in %d", e1, len(s1), e2, len(s2))
+	}
+	for _, s := range [][]byte{s1, s2} {
+		// RFC 8878 §3.1.1.1.1: the descriptor's bit 2 is Content_Checksum_flag.
+		if len(s) < 5 || s[4]&0x04 != 0 {
+			t.Errorf("a frame carries zstd's checksum: % x", s[:min(len(s), 8)])
+		}
+		if back, err := bare.DecodeAll(s, nil); err != nil || !bytes.Equal(back, md) {
+			t.Errorf("a plain zstd frame does not decode without a dictionary: %v", err)
+		}
 	}
 }

@@ -177,3 +177,67 @@ func TestChooseEncoding_DictionaryFramesAlwaysDecoded(t *testing.T) {
 		t.Errorf("Accept-Encoding zstd: a plain zstd document goes out as %q", got)
 	}
 }
+
+// TestDocuments_HTTP31_LegalNoticeDecoded: an entry's Impressum (HTTP-31)
+// is stored with the legal notices' dictionary (D130), so it goes out
+// decoded to every client, a zstd one too, with the identity ETag and
+// Vary: Accept-Encoding; its bytes are render's, a Range and a 304 work
+// on them, and HEAD answers GET's headers.
+func TestDocuments_HTTP31_LegalNoticeDecoded(t *testing.T) {
+	ts := newServer(t)
+	sn := ts.Snaps.Acquire()
+	created, err := time.Parse(time.RFC3339, sn.Manifest.CreatedAt)
+	sn.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Now = created
+	rd, err := ts.Service.Begin(ts.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := rd.PublishedRevision(hkID)
+	rd.End()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, ok := render.LegalPage(e, e.DefaultLanguage, reg.Site)
+	if !ok {
+		t.Fatalf("%s has no legal notice", hkID)
+	}
+	path := "/" + e.Slug + "/impressum"
+	plain, body := ts.get(t, path)
+	if plain.StatusCode != 200 || !bytes.Equal(body, want) {
+		t.Fatalf("%s: %d, not render's bytes", path, plain.StatusCode)
+	}
+	etag := plain.Header.Get("ETag")
+	for _, ae := range []string{"zstd", "gzip, deflate, br, zstd", "*"} {
+		r, b := ts.get(t, path, "Accept-Encoding: "+ae)
+		if r.StatusCode != 200 || r.Header.Get("Content-Encoding") != "" || !bytes.Equal(b, want) || r.Header.Get("ETag") != etag {
+			t.Errorf("%s Accept-Encoding %q: %d, Content-Encoding %q, ETag %s (identity %s), render's bytes %v", path, ae, r.StatusCode,
+				r.Header.Get("Content-Encoding"), r.Header.Get("ETag"), etag, bytes.Equal(b, want))
+		}
+		if !strings.Contains(r.Header.Get("Vary"), "Accept-Encoding") {
+			t.Errorf("%s Accept-Encoding %q: Vary %q", path, ae, r.Header.Get("Vary"))
+		}
+		if r.Header.Get("Content-Length") != strconv.Itoa(len(want)) {
+			t.Errorf("%s Accept-Encoding %q: Content-Length %q for %d bytes", path, ae, r.Header.Get("Content-Length"), len(want))
+		}
+	}
+	if r, _ := ts.get(t, path, "If-None-Match: "+etag, "Accept-Encoding: zstd"); r.StatusCode != http.StatusNotModified {
+		t.Errorf("%s If-None-Match its ETag: %d", path, r.StatusCode)
+	}
+	if r, b := ts.get(t, path, "Range: bytes=5-24", "Accept-Encoding: zstd"); r.StatusCode != http.StatusPartialContent || !bytes.Equal(b, want[5:25]) {
+		t.Errorf("%s Range bytes=5-24: %d, %q", path, r.StatusCode, b)
+	}
+	get, _ := ts.get(t, path, "Accept-Encoding: zstd")
+	head, hb := ts.do(t, http.MethodHead, path, "Accept-Encoding: zstd")
+	for _, k := range []string{"Content-Encoding", "Content-Length", "ETag", "Vary", "Content-Type"} {
+		if get.Header.Get(k) != head.Header.Get(k) {
+			t.Errorf("%s HEAD: %s %q, GET's %q", path, k, head.Header.Get(k), get.Header.Get(k))
+		}
+	}
+	if len(hb) != 0 {
+		t.Errorf("%s HEAD has a body", path)
+	}
+}

@@ -17,6 +17,7 @@ var subcommands = []struct {
 	{"floor", benchFloor}, // a target of bench serve
 	{"search", benchSearch},
 	{"scale", benchScale},
+	{"codecs", benchCodecs},
 	{"export-compare", exportCompare}, // a step of bench publish
 }
 
@@ -31,6 +32,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintln(stderr, "usage: daawid bench compile|publish|serve|search|scale --entries N [--seed S] [--dir DIR]")
+	fmt.Fprintln(stderr, "usage: daawid bench compile|publish|serve|search|scale --entries N [--seed S] [--dir DIR]; daawid bench codecs --publication DIR")
 	return 2
 }
