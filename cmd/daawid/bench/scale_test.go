@@ -56,3 +56,23 @@ func TestBenchScale_Smoke(t *testing.T) {
 		t.Errorf("no targets under the table:\n%s", table)
 	}
 }
+
+// TestMedianRound: the row reports the round whose server-to-nginx ratio
+// is the median, both targets of that round.
+func TestMedianRound(t *testing.T) {
+	round := func(nginx, daawid float64) [3]*wrkResult {
+		return [3]*wrkResult{{rps: nginx}, {rps: daawid}}
+	}
+	for _, c := range []struct {
+		res  [][3]*wrkResult
+		want int
+	}{
+		{[][3]*wrkResult{round(100, 70), round(100, 90), round(100, 80)}, 2},
+		{[][3]*wrkResult{round(200, 100), round(100, 90), round(100, 80)}, 2}, // ratios 0.5, 0.9, 0.8
+		{[][3]*wrkResult{round(100, 90)}, 0},
+	} {
+		if got := medianRound(c.res); got != c.want {
+			t.Errorf("medianRound: round %d, want %d", got, c.want)
+		}
+	}
+}
