@@ -26,8 +26,8 @@ func runFixtures(args []string, stdout, stderr io.Writer) int {
 }
 
 // trainDicts trains the dictionaries of the kinds stored with one (the
-// kinds never served, D120, and the legal notices, D130) from a
-// publication and writes them as the engine embeds them
+// kinds never served, D120, and the legal notice and JSON view, D130)
+// from a publication and writes them as the engine embeds them
 // (export/publication/dicts/<kind>-<id>.zdict). A shipped dictionary is
 // never replaced: a new one sits beside it with its own ID, and
 // compressCurrent in export/publication names it to compress with.
@@ -38,7 +38,7 @@ func trainDicts(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "where the dictionaries are written (export/publication/dicts)")
 	samples := fs.Int("samples", 5000, "documents a kind's dictionary is trained on, spread over the publication")
 	size := fs.Int("size", 32<<10, "a dictionary's largest size in bytes")
-	kinds := fs.String("kinds", strings.Join([]string{render.KindCard, render.KindEntry, render.KindSearch, render.KindLegal}, ","), "the kinds to train, comma-separated")
+	kinds := fs.String("kinds", strings.Join([]string{render.KindCard, render.KindEntry, render.KindSearch, render.KindLegal, render.KindView}, ","), "the kinds to train, comma-separated")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

@@ -19,10 +19,11 @@ import (
 // them repeats. Compressed with a dictionary of those, they take 40 % of
 // the bytes (docs/performance.md). They are stored so because no client
 // ever receives them as stored; the served documents stay plain zstd,
-// which any decoder reads (issue 18), but for one kind: an entry's legal
-// notice (D130), a page of boilerplate around the register line that
-// takes a third of its bytes with a dictionary and is read rarely, stored
-// so and served decoded.
+// which any decoder reads (issue 18), but for two kinds, stored so and
+// served decoded (D130): an entry's legal notice, a page of boilerplate
+// around the register line that is read rarely and takes a third of its
+// bytes with a dictionary, and its JSON view (the REST mirror's
+// /v1/entries/{id}), whose keys every view repeats and which takes half.
 //
 // A dictionary is part of the engine: dicts/<kind>-<id>.zdict, trained by
 // `daawid fixtures train-dicts` and never changed once shipped (the
@@ -41,6 +42,7 @@ var compressCurrent = map[string]string{
 	"entry":      "entry-172418808.zdict",
 	"search":     "search-657066433.zdict",
 	"legal-html": "legal-html-1061284179.zdict",
+	"view":       "view-1334001872.zdict",
 }
 
 // Dictionary is one of the engine's zstd dictionaries.
@@ -126,19 +128,17 @@ var dictEncoders = func() map[string]*zstd.Encoder {
 }()
 
 // HasDictionary reports whether documents of kind are stored with a
-// dictionary: the kinds never served and the legal notices (D130), which
-// a server decodes for every client.
+// dictionary: the kinds never served, and the legal notice and the JSON
+// view (D130), which a server decodes for every client.
 func HasDictionary(kind string) bool { return dictEncoders[kind] != nil }
 
 // EncodeDocOf is the bytes a pack stores for an entry's document of kind
 // and their encoding: with the kind's dictionary when it has one
-// (EncodingZstdDict), else plain zstd at the entry documents' level
-// (entryLevel), or the document itself when compressing would not make it
-// smaller. dst is reused.
+// (EncodingZstdDict), else as EncodeDoc. dst is reused.
 func EncodeDocOf(kind string, dst, body []byte) ([]byte, string) {
 	enc := dictEncoders[kind]
 	if enc == nil {
-		return encodeWith(entryEncoder, EncodingZstd, dst, body)
+		return EncodeDoc(dst, body)
 	}
 	return encodeWith(enc, EncodingZstdDict, dst, body)
 }

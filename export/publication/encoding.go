@@ -36,8 +36,8 @@ const (
 func ServedAsStored(encoding string) bool { return encoding == EncodingZstd }
 
 // FormatVersion is the publication format a manifest names
-// (Manifest.Format). 5: as 4, and an entry's legal notice may be stored
-// with a dictionary (D130; a reader of 4 has not got it); 4: as 3, and the feed's segments are Parquet only
+// (Manifest.Format). 5: as 4, and an entry's legal notice and JSON view
+// may be stored with a dictionary (D130; a reader of 4 has not got them); 4: as 3, and the feed's segments are Parquet only
 // (D122; a reader of 3 would find the feed empty); 3: as 2, and the documents that are never served
 // may be compressed with a dictionary (EncodingZstdDict, D120); 2:
 // documents stored compressed, each on its own (EncodeDoc); none (0):
@@ -45,21 +45,15 @@ func ServedAsStored(encoding string) bool { return encoding == EncodingZstd }
 // document by document, by DocRow.Encoding.
 const FormatVersion = 5
 
-// zstdLevel is the level site files and the documents stored with a
-// dictionary are written at: on the documents measured
+// zstdLevel is the level packs are written at: the pipeline compresses
+// every document it renders, and on the documents measured
 // (docs/performance.md) the fastest level keeps 94 % of the better
 // level's gain (ratio 2.71 against 2.87) at 1.6 times its speed, which at
 // 300k entries was the difference between a publication of 147 s and
-// one of 276 s (D113).
+// one of 276 s (D113). zstd's default level would take 143 bytes an
+// entry fewer; at 10M it made the publication 2,416 s instead of 1,859–
+// 1,895 s (D130), and was left.
 const zstdLevel = zstd.SpeedFastest
-
-// entryLevel is the level an entry's served documents are written at
-// (D130): on the generated registry's documents zstd's default level
-// takes 143 bytes an entry fewer than the fastest (HTML 52, JSON-LD 41,
-// the view 30, markdown 20; 2.3 % of the packs) for about 11 µs more of
-// one core an entry, measured with the klauspost encoder the engine uses
-// (docs/performance.md, "Disk per entry").
-const entryLevel = zstd.SpeedDefault
 
 // zstdMaxWindow bounds the window a stored frame may ask for: RFC 8878
 // §3.1.1.1.2 has HTTP decoders accept 8 MB, and documents are far
@@ -83,8 +77,6 @@ var (
 	// before it decodes them (DocRow.Checksum, issue 15).
 	zstdEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
 		zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false))
-	entryEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(entryLevel), zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
-		zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false))
 	// The decoder reads any number of documents at once (DecodeAll is
 	// safe for concurrent use) and refuses a frame that claims more memory
 	// than a document could need.
@@ -92,11 +84,11 @@ var (
 		zstd.WithDecoderMaxMemory(1<<30), zstd.WithDecoderDicts(dictionaryBytes()...))
 )
 
-// EncodeDoc is the bytes a pack stores for a registry-level document (a
-// site file) and their encoding: the document compressed with zstd, on
-// its own, so that it is still read by offset and length; the document
-// itself (identity) when compressing would not make it smaller. dst is
-// reused. An entry's documents are EncodeDocOf's.
+// EncodeDoc is the bytes a pack stores for a document and their
+// encoding: the document compressed with zstd, on its own, so that it is
+// still read by offset and length; the document itself (identity) when
+// compressing would not make it smaller. dst is reused. An entry's
+// documents are EncodeDocOf's, which uses a kind's dictionary.
 func EncodeDoc(dst, body []byte) ([]byte, string) {
 	return encodeWith(zstdEncoder, EncodingZstd, dst, body)
 }
