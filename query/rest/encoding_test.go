@@ -14,6 +14,7 @@ import (
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/query/rest"
 	"github.com/daawid/registry/render"
+	"github.com/daawid/registry/schemas"
 )
 
 // zstdDecode decodes a response body with the reference zstd command (the
@@ -43,19 +44,12 @@ func zstdDecode(t *testing.T, b []byte) []byte {
 	return out
 }
 
-// TestDocuments_REST34_ContentCoding: a markdown document and an HTML
-// page of a real publication, served on loopback (issue 18). Without
-// Accept-Encoding the bytes are render's output; with zstd they are the
-// stored bytes, which the reference decoder turns into the same; gzip
-// alone gets identity (nothing is recompressed). Every answer says Vary:
-// Accept-Encoding; the zstd representation has its own strong ETag, and a
-// 304 (REST-34) answers only the ETag of the representation asked for.
-// A Range on identity gives the slice of the decoded bytes; HEAD answers
-// the headers GET does.
-func TestDocuments_REST34_ContentCoding(t *testing.T) {
+// atPublication is a server on loopback whose clock is the publication's
+// own instant, where the time guard replaces nothing and every document is
+// read from its pack, and the published revision of hkID.
+func atPublication(t *testing.T) (*testServer, *schemas.Entry) {
+	t.Helper()
 	ts := newServer(t)
-	// At the publication's own instant the time guard replaces nothing:
-	// every document is read from its pack.
 	sn := ts.Snaps.Acquire()
 	created, err := time.Parse(time.RFC3339, sn.Manifest.CreatedAt)
 	sn.Release()
@@ -72,6 +66,20 @@ func TestDocuments_REST34_ContentCoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ts, e
+}
+
+// TestDocuments_REST34_ContentCoding: a markdown document and an HTML
+// page of a real publication, served on loopback (issue 18). Without
+// Accept-Encoding the bytes are render's output; with zstd they are the
+// stored bytes, which the reference decoder turns into the same; gzip
+// alone gets identity (nothing is recompressed). Every answer says Vary:
+// Accept-Encoding; the zstd representation has its own strong ETag, and a
+// 304 (REST-34) answers only the ETag of the representation asked for.
+// A Range on identity gives the slice of the decoded bytes; HEAD answers
+// the headers GET does.
+func TestDocuments_REST34_ContentCoding(t *testing.T) {
+	ts, e := atPublication(t)
 	for _, c := range []struct {
 		path string
 		want []byte
@@ -186,23 +194,7 @@ func TestChooseEncoding_DictionaryFramesAlwaysDecoded(t *testing.T) {
 // dictionary too, is answered by the REST mirror as JSON it writes
 // (never the stored bytes): the same to a zstd client as to any.
 func TestDocuments_HTTP31_DictionaryKindsDecoded(t *testing.T) {
-	ts := newServer(t)
-	sn := ts.Snaps.Acquire()
-	created, err := time.Parse(time.RFC3339, sn.Manifest.CreatedAt)
-	sn.Release()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts.Now = created
-	rd, err := ts.Service.Begin(ts.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := rd.PublishedRevision(hkID)
-	rd.End()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts, e := atPublication(t)
 	legal, ok := render.LegalPage(e, e.DefaultLanguage, reg.Site)
 	if !ok {
 		t.Fatalf("%s has no legal notice", hkID)
