@@ -31,29 +31,13 @@ func TrainDictionary(dir, kind string, samples, size int) (*Dictionary, error) {
 		return nil, fmt.Errorf("%s: %d documents of kind %q; a dictionary wants at least 100", dir, len(of), kind)
 	}
 	step := max(1, len(of)/samples)
-	packs := map[string]*os.File{}
-	defer func() {
-		for _, f := range packs {
-			f.Close()
-		}
-	}()
+	packs := NewPackDocs(dir)
+	defer packs.Close()
 	var input [][]byte
 	for i := 0; i < len(of) && len(input) < samples; i += step {
-		d := of[i]
-		f := packs[d.Pack]
-		if f == nil {
-			if f, err = os.Open(filepath.Join(dir, filepath.FromSlash(d.Pack))); err != nil {
-				return nil, err
-			}
-			packs[d.Pack] = f
-		}
-		stored := make([]byte, d.Length)
-		if _, err := f.ReadAt(stored, d.Offset); err != nil {
-			return nil, fmt.Errorf("%s at %d: %w", d.Pack, d.Offset, err)
-		}
-		body, err := DecodeDoc(nil, stored, d.Encoding)
+		body, err := packs.Body(of[i])
 		if err != nil {
-			return nil, fmt.Errorf("%s at %d: %w", d.Pack, d.Offset, err)
+			return nil, err
 		}
 		input = append(input, body)
 	}
@@ -67,4 +51,43 @@ func TrainDictionary(dir, kind string, samples, size int) (*Dictionary, error) {
 	id := 1<<15 + binary.LittleEndian.Uint32(h.Sum(nil))%(1<<31-1<<15)
 	binary.LittleEndian.PutUint32(data[4:], id)
 	return &Dictionary{Kind: kind, ID: id, Name: fmt.Sprintf("%s-%d.zdict", kind, id), Data: data}, nil
+}
+
+// PackDocs reads a publication's documents from its packs by their
+// index rows, each pack opened once; Close closes them.
+type PackDocs struct {
+	dir   string
+	packs map[string]*os.File
+}
+
+// NewPackDocs reads the documents of the publication in dir.
+func NewPackDocs(dir string) *PackDocs { return &PackDocs{dir: dir, packs: map[string]*os.File{}} }
+
+// Body is a document's bytes as served without a content coding: read
+// from its pack and decoded.
+func (p *PackDocs) Body(d DocRow) ([]byte, error) {
+	f := p.packs[d.Pack]
+	if f == nil {
+		var err error
+		if f, err = os.Open(filepath.Join(p.dir, filepath.FromSlash(d.Pack))); err != nil {
+			return nil, err
+		}
+		p.packs[d.Pack] = f
+	}
+	stored := make([]byte, d.Length)
+	if _, err := f.ReadAt(stored, d.Offset); err != nil {
+		return nil, fmt.Errorf("%s at %d: %w", d.Pack, d.Offset, err)
+	}
+	body, err := DecodeDoc(nil, stored, d.Encoding)
+	if err != nil {
+		return nil, fmt.Errorf("%s at %d: %w", d.Pack, d.Offset, err)
+	}
+	return body, nil
+}
+
+// Close closes the packs opened.
+func (p *PackDocs) Close() {
+	for _, f := range p.packs {
+		f.Close()
+	}
 }

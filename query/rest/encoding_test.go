@@ -199,54 +199,44 @@ func TestDocuments_HTTP31_DictionaryKindsDecoded(t *testing.T) {
 	if !ok {
 		t.Fatalf("%s has no legal notice", hkID)
 	}
-	for _, c := range []struct {
-		path string
-		want []byte // nil: the identity response's
-	}{
-		{"/" + e.Slug + "/impressum", legal},
-	} {
-		path := c.path
-		plain, body := ts.get(t, path)
-		want := c.want
-		if want == nil {
-			want = body
+	path, want := "/"+e.Slug+"/impressum", legal
+	plain, body := ts.get(t, path)
+	if plain.StatusCode != 200 || len(body) < 100 || !bytes.Equal(body, want) {
+		t.Fatalf("%s: %d, %d bytes, render's %v", path, plain.StatusCode, len(body), bytes.Equal(body, want))
+	}
+	etag := plain.Header.Get("ETag")
+	for _, ae := range []string{"zstd", "gzip, deflate, br, zstd", "*"} {
+		r, b := ts.get(t, path, "Accept-Encoding: "+ae)
+		if r.StatusCode != 200 || r.Header.Get("Content-Encoding") != "" || !bytes.Equal(b, want) || r.Header.Get("ETag") != etag {
+			t.Errorf("%s Accept-Encoding %q: %d, Content-Encoding %q, ETag %s (identity %s), the identity bytes %v", path, ae, r.StatusCode,
+				r.Header.Get("Content-Encoding"), r.Header.Get("ETag"), etag, bytes.Equal(b, want))
 		}
-		if plain.StatusCode != 200 || len(body) < 100 || !bytes.Equal(body, want) {
-			t.Fatalf("%s: %d, %d bytes, render's %v", path, plain.StatusCode, len(body), bytes.Equal(body, want))
+		if !strings.Contains(r.Header.Get("Vary"), "Accept-Encoding") {
+			t.Errorf("%s Accept-Encoding %q: Vary %q", path, ae, r.Header.Get("Vary"))
 		}
-		etag := plain.Header.Get("ETag")
-		for _, ae := range []string{"zstd", "gzip, deflate, br, zstd", "*"} {
-			r, b := ts.get(t, path, "Accept-Encoding: "+ae)
-			if r.StatusCode != 200 || r.Header.Get("Content-Encoding") != "" || !bytes.Equal(b, want) || r.Header.Get("ETag") != etag {
-				t.Errorf("%s Accept-Encoding %q: %d, Content-Encoding %q, ETag %s (identity %s), the identity bytes %v", path, ae, r.StatusCode,
-					r.Header.Get("Content-Encoding"), r.Header.Get("ETag"), etag, bytes.Equal(b, want))
-			}
-			if !strings.Contains(r.Header.Get("Vary"), "Accept-Encoding") {
-				t.Errorf("%s Accept-Encoding %q: Vary %q", path, ae, r.Header.Get("Vary"))
-			}
-			if r.Header.Get("Content-Length") != strconv.Itoa(len(want)) {
-				t.Errorf("%s Accept-Encoding %q: Content-Length %q for %d bytes", path, ae, r.Header.Get("Content-Length"), len(want))
-			}
-		}
-		if r, _ := ts.get(t, path, "If-None-Match: "+etag, "Accept-Encoding: zstd"); r.StatusCode != http.StatusNotModified {
-			t.Errorf("%s If-None-Match its ETag: %d", path, r.StatusCode)
-		}
-		if r, b := ts.get(t, path, "Range: bytes=5-24", "Accept-Encoding: zstd"); r.StatusCode != http.StatusPartialContent || !bytes.Equal(b, want[5:25]) {
-			t.Errorf("%s Range bytes=5-24: %d, %q", path, r.StatusCode, b)
-		}
-		get, _ := ts.get(t, path, "Accept-Encoding: zstd")
-		head, hb := ts.do(t, http.MethodHead, path, "Accept-Encoding: zstd")
-		for _, k := range []string{"Content-Encoding", "Content-Length", "ETag", "Vary", "Content-Type"} {
-			if get.Header.Get(k) != head.Header.Get(k) {
-				t.Errorf("%s HEAD: %s %q, GET's %q", path, k, head.Header.Get(k), get.Header.Get(k))
-			}
-		}
-		if len(hb) != 0 {
-			t.Errorf("%s HEAD has a body", path)
+		if r.Header.Get("Content-Length") != strconv.Itoa(len(want)) {
+			t.Errorf("%s Accept-Encoding %q: Content-Length %q for %d bytes", path, ae, r.Header.Get("Content-Length"), len(want))
 		}
 	}
+	if r, _ := ts.get(t, path, "If-None-Match: "+etag, "Accept-Encoding: zstd"); r.StatusCode != http.StatusNotModified {
+		t.Errorf("%s If-None-Match its ETag: %d", path, r.StatusCode)
+	}
+	if r, b := ts.get(t, path, "Range: bytes=5-24", "Accept-Encoding: zstd"); r.StatusCode != http.StatusPartialContent || !bytes.Equal(b, want[5:25]) {
+		t.Errorf("%s Range bytes=5-24: %d, %q", path, r.StatusCode, b)
+	}
+	get, _ := ts.get(t, path, "Accept-Encoding: zstd")
+	head, hb := ts.do(t, http.MethodHead, path, "Accept-Encoding: zstd")
+	for _, k := range []string{"Content-Encoding", "Content-Length", "ETag", "Vary", "Content-Type"} {
+		if get.Header.Get(k) != head.Header.Get(k) {
+			t.Errorf("%s HEAD: %s %q, GET's %q", path, k, head.Header.Get(k), get.Header.Get(k))
+		}
+	}
+	if len(hb) != 0 {
+		t.Errorf("%s HEAD has a body", path)
+	}
+
 	view := "/v1/entries/" + hkID
-	plain, body := ts.get(t, view)
+	plain, body = ts.get(t, view)
 	zr, zbody := ts.get(t, view, "Accept-Encoding: gzip, deflate, br, zstd")
 	if plain.StatusCode != 200 || zr.StatusCode != 200 || zr.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, zbody) ||
 		!bytes.Contains(body, []byte(`"id":"`+hkID+`"`)) || zr.Header.Get("ETag") != plain.Header.Get("ETag") {

@@ -4,8 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
@@ -100,26 +98,8 @@ func measureCodecs(pub string, n int) ([]codecRow, error) {
 			byKind[d.Kind] = append(byKind[d.Kind], d)
 		}
 	}
-	packs := map[string]*os.File{}
-	defer func() {
-		for _, f := range packs {
-			f.Close()
-		}
-	}()
-	read := func(d publication.DocRow) ([]byte, error) {
-		f := packs[d.Pack]
-		if f == nil {
-			if f, err = os.Open(filepath.Join(pub, filepath.FromSlash(d.Pack))); err != nil {
-				return nil, err
-			}
-			packs[d.Pack] = f
-		}
-		b := make([]byte, d.Length)
-		if _, err := f.ReadAt(b, d.Offset); err != nil {
-			return nil, fmt.Errorf("%s at %d: %w", d.Pack, d.Offset, err)
-		}
-		return publication.DecodeDoc(nil, b, d.Encoding)
-	}
+	packs := publication.NewPackDocs(pub)
+	defer packs.Close()
 	var kinds []string
 	for k := range byKind {
 		kinds = append(kinds, k)
@@ -137,7 +117,7 @@ func measureCodecs(pub string, n int) ([]codecRow, error) {
 		r := codecRow{kind: kind}
 		encodings := map[string]int{}
 		for i := 0; i < len(of) && len(test) < n; i += step {
-			body, err := read(of[i])
+			body, err := packs.Body(of[i])
 			if err != nil {
 				return nil, err
 			}
