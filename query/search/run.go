@@ -840,9 +840,6 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, known
 		return
 	}
 	hash := ix.hashes[at]
-	if heldBy(later, hash, ix.bytes(ix.ents[at].id)) {
-		return
-	}
 	tier, dist := 0, math.NaN()
 	if hasPlace {
 		tier = known
@@ -908,6 +905,11 @@ func (r *runner) consider(ix *Index, at int32, acc uint64, later []*Index, known
 	}
 	// File it in the page: the smallest keys, in order.
 	if n == r.limit && !k.lessFound(r.top[n-1], ix, e) {
+		return
+	}
+	// A later layer's entry replaces or hides this one: asked only of an
+	// entry that would make the page, as every test above only removes.
+	if heldBy(later, hash, ix.bytes(e.id)) {
 		return
 	}
 	k.ID = ix.str(e.id)
