@@ -19,8 +19,6 @@ import (
 	"github.com/daawid/registry/render"
 )
 
-// runServe is "daawid serve": the read server over the current
-// publication, swapping to newer ones as they appear.
 // procsPerCore is how many Go scheduler threads (Ps) the server runs a
 // core by default (D131). With one a core, on a machine whose cores are
 // shared (a proxy, the pipeline, a load generator), a thread the kernel
@@ -30,6 +28,8 @@ import (
 // more documents with a third of the p99 (docs/performance.md).
 const procsPerCore = 4
 
+// runServe is "daawid serve": the read server over the current
+// publication, swapping to newer ones as they appear.
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
