@@ -10,7 +10,6 @@ import (
 
 	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/fixtures/synth"
-	"github.com/daawid/registry/render"
 )
 
 func runFixtures(args []string, stdout, stderr io.Writer) int {
@@ -38,7 +37,7 @@ func trainDicts(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "where the dictionaries are written (export/publication/dicts)")
 	samples := fs.Int("samples", 5000, "documents a kind's dictionary is trained on, spread over the publication")
 	size := fs.Int("size", 32<<10, "a dictionary's largest size in bytes")
-	kinds := fs.String("kinds", strings.Join([]string{render.KindCard, render.KindEntry, render.KindSearch, render.KindLegal, render.KindView}, ","), "the kinds to train, comma-separated")
+	kinds := fs.String("kinds", strings.Join(publication.DictionaryKinds(), ","), "the kinds to train, comma-separated")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

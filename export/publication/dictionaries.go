@@ -4,8 +4,10 @@ import (
 	"embed"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -126,6 +128,9 @@ var dictEncoders = func() map[string]*zstd.Encoder {
 	}
 	return out
 }()
+
+// DictionaryKinds are the kinds stored with a dictionary, sorted.
+func DictionaryKinds() []string { return slices.Sorted(maps.Keys(compressCurrent)) }
 
 // HasDictionary reports whether documents of kind are stored with a
 // dictionary: the kinds never served, and the legal notice and the JSON

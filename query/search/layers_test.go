@@ -51,23 +51,19 @@ func TestLayers_LaterLayerReplacesAndHides(t *testing.T) {
 	}
 }
 
-// pagedSlugs pages through a search and returns every hit's slug.
+// pagedSlugs is the slug of every hit of a search, page after page
+// (allHits).
 func pagedSlugs(t *testing.T, s *search.Searcher, in schemas.SearchInput) []string {
 	t.Helper()
-	var slugs []string
-	for range 100 {
-		out, err := s.Search(in, monday, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		slugs = append(slugs, slugsOf(out)...)
-		if out.NextCursor == "" {
-			return slugs
-		}
-		in.Cursor = out.NextCursor
+	_, hits, err := allHits(t, s, in, monday)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("more than 100 pages: %v", slugs)
-	return nil
+	slugs := make([]string, len(hits))
+	for i, h := range hits {
+		slugs[i] = h.Slug
+	}
+	return slugs
 }
 
 func count(s []string, v string) int {
