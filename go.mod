@@ -35,6 +35,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/segmentio/encoding v0.5.4
 	github.com/temoto/robotstxt v1.1.2
+	github.com/valyala/gozstd v1.27.0
 	github.com/wneessen/go-mail v0.8.1
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/net v0.62.0

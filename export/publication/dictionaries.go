@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/klauspost/compress/zstd"
+	"github.com/valyala/gozstd"
 )
 
 // The dictionaries of the documents that are never served (D120). An
@@ -107,19 +106,19 @@ func dictionaryBytes() [][]byte {
 	return out
 }
 
-// dictEncoders compress each kind with its current dictionary.
-var dictEncoders = func() map[string]*zstd.Encoder {
-	out := map[string]*zstd.Encoder{}
+// dictEncoders are each kind's current dictionary, prepared for libzstd
+// at zstdDictLevel (D132).
+var dictEncoders = func() map[string]*gozstd.CDict {
+	out := map[string]*gozstd.CDict{}
 	for _, d := range dictionaries {
 		if compressCurrent[d.Kind] != d.Name {
 			continue
 		}
-		enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
-			zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false), zstd.WithEncoderDict(d.Data))
+		cd, err := gozstd.NewCDictLevel(d.Data, zstdDictLevel)
 		if err != nil {
 			panic("publication: dicts/" + d.Name + ": " + err.Error())
 		}
-		out[d.Kind] = enc
+		out[d.Kind] = cd
 	}
 	for kind, name := range compressCurrent {
 		if out[kind] == nil {
@@ -141,9 +140,9 @@ func HasDictionary(kind string) bool { return dictEncoders[kind] != nil }
 // and their encoding: with the kind's dictionary when it has one
 // (EncodingZstdDict), else as EncodeDoc. dst is reused.
 func EncodeDocOf(kind string, dst, body []byte) ([]byte, string) {
-	enc := dictEncoders[kind]
-	if enc == nil {
+	cd := dictEncoders[kind]
+	if cd == nil {
 		return EncodeDoc(dst, body)
 	}
-	return encodeWith(enc, EncodingZstdDict, dst, body)
+	return encodeWith(cd, EncodingZstdDict, dst, body)
 }

@@ -2,9 +2,9 @@ package publication
 
 import (
 	"fmt"
-	"runtime"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/valyala/gozstd"
 )
 
 // The encodings a document can be stored in (DocRow.Encoding). They are
@@ -45,38 +45,39 @@ func ServedAsStored(encoding string) bool { return encoding == EncodingZstd }
 // document by document, by DocRow.Encoding.
 const FormatVersion = 5
 
-// zstdLevel is the level packs are written at: the pipeline compresses
-// every document it renders, and on the documents measured
-// (docs/performance.md) the fastest level keeps 94 % of the better
-// level's gain (ratio 2.71 against 2.87) at 1.6 times its speed, which at
-// 300k entries was the difference between a publication of 147 s and
-// one of 276 s (D113). zstd's default level would take 143 bytes an
-// entry fewer; at 10M it made the publication 2,416 s instead of 1,859–
-// 1,895 s (D130), and was left.
-const zstdLevel = zstd.SpeedFastest
+// zstdLevel is the level a document served as stored is written at:
+// the pipeline compresses every document it renders. With klauspost's
+// encoder the fastest level kept 94 % of the better level's gain at 1.6
+// times its speed (D113, D130); with libzstd (D132) level 1 is as fast
+// again and its frames are 3 % smaller than klauspost's fastest on the
+// pages, markdown and JSON-LD measured (docs/performance.md).
+const zstdLevel = 1
+
+// zstdDictLevel is the level of the documents stored with a dictionary
+// (D132): libzstd attaches a dictionary's prepared tables to a small
+// document instead of copying them, so its level 3 costs what level 1
+// does on documents this small and takes the bytes klauspost's fastest
+// level took.
+const zstdDictLevel = 3
 
 // zstdMaxWindow bounds the window a stored frame may ask for: RFC 8878
-// §3.1.1.1.2 has HTTP decoders accept 8 MB, and documents are far
-// smaller, so every frame is a single segment with its size in the
-// header.
+// §3.1.1.1.2 has HTTP decoders accept 8 MB. libzstd's level 1 asks for
+// at most 512 KB (a window log of 19), and a document smaller than that
+// is one segment with its size in the frame's header.
 const zstdMaxWindow = 8 << 20
 
-// zstdWindow is the window the encoders use: an encoder holds twice its
-// window for each document it compresses at once, which at 8 MB was 16 MB
-// a core and encoder, all live heap (D120). A document under 1 MB (all
-// but the largest sitemap parts) is one segment whatever the window, so
-// its bytes do not depend on it.
-const zstdWindow = 1 << 20
-
+// The documents are compressed by libzstd (D132, github.com/valyala/gozstd,
+// which keeps a pool of compression contexts: any number of renderers
+// compress at once). klauspost's encoder copied a dictionary's 256 KB
+// match table into its state for every document of a kind with one, and
+// built new entropy tables for every small block: 44 % of a
+// publication's CPU. The frames are standard (RFC 8878): the decoder
+// below reads them, and the ones klauspost wrote before.
+// No frame carries zstd's own checksum (4 bytes a document, D130; libzstd
+// writes none unless asked): a pack's reader checks the stored bytes
+// against the index's checksum before it decodes them (DocRow.Checksum,
+// issue 15).
 var (
-	// The encoder holds one block encoder a core: EncodeAll takes one for
-	// each call, so with one the pipeline's renderers took turns to
-	// compress (issue 18).
-	// No frame carries zstd's own checksum (4 bytes a document, D130): a
-	// pack's reader checks the stored bytes against the index's checksum
-	// before it decodes them (DocRow.Checksum, issue 15).
-	zstdEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstdLevel), zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
-		zstd.WithWindowSize(zstdWindow), zstd.WithZeroFrames(true), zstd.WithEncoderCRC(false))
 	// The decoder reads any number of documents at once (DecodeAll is
 	// safe for concurrent use) and refuses a frame that claims more memory
 	// than a document could need.
@@ -90,13 +91,20 @@ var (
 // compressing would not make it smaller. dst is reused. An entry's
 // documents are EncodeDocOf's, which uses a kind's dictionary.
 func EncodeDoc(dst, body []byte) ([]byte, string) {
-	return encodeWith(zstdEncoder, EncodingZstd, dst, body)
+	return encodeWith(nil, EncodingZstd, dst, body)
 }
 
-// encodeWith compresses body with enc into dst, stored as encoding, or
-// keeps it as it is (identity) when compressing would not make it smaller.
-func encodeWith(enc *zstd.Encoder, encoding string, dst, body []byte) ([]byte, string) {
-	out := enc.EncodeAll(body, dst[:0])
+// encodeWith compresses body into dst, with the prepared dictionary cd
+// when there is one, stored as encoding, or keeps it as it is (identity)
+// when compressing would not make it smaller (an empty body among them:
+// libzstd makes no frame of nothing).
+func encodeWith(cd *gozstd.CDict, encoding string, dst, body []byte) ([]byte, string) {
+	var out []byte
+	if cd != nil {
+		out = gozstd.CompressDict(dst[:0], body, cd)
+	} else {
+		out = gozstd.CompressLevel(dst[:0], body, zstdLevel)
+	}
 	if len(out) >= len(body) {
 		return append(out[:0], body...), EncodingIdentity
 	}
