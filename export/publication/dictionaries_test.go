@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -93,5 +94,64 @@ func TestEncodeDocOf_DictionaryFrames(t *testing.T) {
 	}
 	if back, err := bare.DecodeAll(s1, nil); err != nil || !bytes.Equal(back, md) {
 		t.Errorf("a plain zstd frame does not decode without a dictionary: %v", err)
+	}
+}
+
+// TestDecodeDoc_FramesOfBothEncoders (D132): packs written before D132
+// hold frames of klauspost's encoder, with and without a dictionary, and
+// a delta publication keeps pointing at them; they decode as before
+// beside libzstd's. A document larger than libzstd's window (a big
+// sitemap part) decodes within the 8 MB window an HTTP client allows
+// (RFC 8878 §3.1.1.1.2), and its frame says its window is no larger.
+func TestDecodeDoc_FramesOfBothEncoders(t *testing.T) {
+	view := []byte(`{"id":"ent_01hzx5k7w2q8r9v3m4n6p0s1tb","slug":"thornbury-hale-solicitors","name":"Thornbury Hale Solicitors LLP","revision":3,"languages":["en"],"category":{"id":"legal.solicitor","label":"Law firm"}}`)
+	var dict []byte
+	for _, d := range publication.Dictionaries() {
+		if d.Kind == "view" {
+			dict = d.Data // the last, by ID; any of the kind's decodes
+		}
+	}
+	for _, withDict := range []bool{false, true} {
+		opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderCRC(false), zstd.WithWindowSize(1 << 20)}
+		enc := publication.EncodingZstd
+		if withDict {
+			opts = append(opts, zstd.WithEncoderDict(dict))
+			enc = publication.EncodingZstdDict
+		}
+		old, err := zstd.NewWriter(nil, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame := old.EncodeAll(view, nil)
+		old.Close()
+		back, err := publication.DecodeDoc(nil, frame, enc)
+		if err != nil || !bytes.Equal(back, view) {
+			t.Errorf("a frame of klauspost's encoder (dictionary %v) does not decode: %v", withDict, err)
+		}
+	}
+	stored, got := publication.EncodeDocOf("view", nil, view)
+	if got != publication.EncodingZstdDict {
+		t.Fatalf("a view is stored as %q", got)
+	}
+	if back, err := publication.DecodeDoc(nil, stored, got); err != nil || !bytes.Equal(back, view) {
+		t.Errorf("libzstd's frame does not decode: %v", err)
+	}
+	var big bytes.Buffer
+	for i := 0; big.Len() < 3<<20; i++ {
+		fmt.Fprintf(&big, "<url><loc>https://daawid.example/e%07d</loc><lastmod>2026-12-0%dT10:00:00Z</lastmod></url>\n", i*7919%9999991, i%9+1)
+	}
+	stored, enc := publication.EncodeDoc(nil, big.Bytes())
+	t.Logf("%d bytes of sitemap stored in %d", big.Len(), len(stored))
+	if enc != publication.EncodingZstd || len(stored) >= big.Len()/2 {
+		t.Fatalf("3 MB of sitemap stored as %q in %d bytes", enc, len(stored))
+	}
+	var h zstd.Header
+	if err := h.Decode(stored); err != nil || h.SingleSegment || h.WindowSize > 8<<20 || h.WindowSize == 0 {
+		t.Errorf("the frame's header: %+v, %v; want a window of at most 8 MB", h, err)
+	}
+	bare, _ := zstd.NewReader(nil, zstd.WithDecoderMaxWindow(8<<20))
+	defer bare.Close()
+	if back, err := bare.DecodeAll(stored, nil); err != nil || !bytes.Equal(back, big.Bytes()) {
+		t.Errorf("a decoder with the 8 MB window does not read it back: %v", err)
 	}
 }

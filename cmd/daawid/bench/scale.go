@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -146,7 +147,7 @@ func scaleSize(b *serveBench, n int, seed int64, changed, slugs, nq int) (*scale
 	if row.publishBytes, err = blevepeer.DiskBytes(pub); err != nil {
 		return nil, err
 	}
-	b.logf("%d: published in %.1f s, peak %d MB, %.2f GB", n, full.wall, full.rss, float64(row.publishBytes)/1e9)
+	b.logf("%d: published in %.1f s, peak %d MB, %.2f GB; steps: %s", n, full.wall, full.rss, float64(row.publishBytes)/1e9, stepTimes(rep.Steps))
 	events := filepath.Join(b.work, "events.jsonl")
 	if err := pipeline.ReportEvents(state, events, changed, base.Add(-2*time.Hour)); err != nil {
 		return nil, err
@@ -311,4 +312,21 @@ func printScale(w io.Writer, rows []*scaleRow, changed int) {
 			r.nginx.p99, r.identity.p99, r.identity.p99/r.nginx.p99, r.searchP50, r.searchP99, r.searchN, r.searchIndexMB, r.searchIndexS)
 	}
 	fmt.Fprintln(w, "\nissue 18's targets at 10M (2 cores, 24 GB): compile ≤ 6 GB and ≥ 25,000 rows/s; publication ≤ 6 GB, ≥ 5,000 entries/s, ≤ 6 KB/entry; delta < 15 s; serve ≤ 8 GB, ready < 120 s, ≥ 0.8× nginx's requests/s, p99 ≤ 2× nginx's; search p50 < 5 ms, p99 < 50 ms.")
+}
+
+// stepTimes is a publication's step seconds, longest first, for the log:
+// a table row gives only the whole.
+func stepTimes(steps map[string]float64) string {
+	names := slices.Collect(maps.Keys(steps))
+	slices.SortFunc(names, func(a, b string) int {
+		if c := cmp.Compare(steps[b], steps[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = fmt.Sprintf("%s %.1f", name, steps[name])
+	}
+	return strings.Join(parts, ", ")
 }

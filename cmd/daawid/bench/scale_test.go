@@ -55,6 +55,20 @@ func TestBenchScale_Smoke(t *testing.T) {
 	if !strings.Contains(table, "issue 18's targets at 10M") {
 		t.Errorf("no targets under the table:\n%s", table)
 	}
+	// The log names each publication's steps with their seconds.
+	steps := regexp.MustCompile(`: published in [0-9.]+ s, .*; steps: (.*)`).FindAllStringSubmatch(stderr.String(), -1)
+	if len(steps) != 2 || !strings.Contains(steps[0][1], "entries ") || !strings.Contains(steps[0][1], "server indexes ") {
+		t.Errorf("the log does not give both publications' steps:\n%s", stderr.String())
+	}
+}
+
+// TestStepTimes: a publication's steps are logged longest first, ties by
+// name.
+func TestStepTimes(t *testing.T) {
+	got := stepTimes(map[string]float64{"sitemaps": 2.62, "entries": 188.3, "feed": 2.62, "exports": 30.04})
+	if want := "entries 188.3, exports 30.0, feed 2.6, sitemaps 2.6"; got != want {
+		t.Errorf("stepTimes = %q, want %q", got, want)
+	}
 }
 
 // TestMedianRound: the row reports the round whose server-to-nginx ratio
