@@ -12,6 +12,7 @@ import (
 	kgzip "github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/daawid/registry/export/publication"
 	"github.com/daawid/registry/fixtures"
 	"github.com/daawid/registry/render"
 )
@@ -130,6 +131,17 @@ func BenchmarkDocumentCompression(b *testing.B) {
 		zstdCodec(b, "zstd-best-dict", zstd.SpeedBestCompression, dictionary),
 		brotliCodec(4), brotliCodec(6), brotliCodec(9), brotliCodec(11),
 		gzipCodec(1), gzipCodec(6),
+		// The engine's own encoder as packs are written (D132): libzstd at
+		// level 1, no dictionary (these documents are of every kind).
+		{name: "engine-libzstd-1",
+			compress: func(dst, src []byte) []byte { out, _ := publication.EncodeDoc(dst, src); return out },
+			decompress: func(dst, src []byte) ([]byte, error) {
+				// A document compression would not shrink is stored as it is.
+				if !bytes.HasPrefix(src, []byte{0x28, 0xb5, 0x2f, 0xfd}) {
+					return append(dst, src...), nil
+				}
+				return publication.DecodeDoc(dst, src, publication.EncodingZstd)
+			}},
 	}
 	for _, c := range codecs {
 		stored := make([][]byte, len(test))

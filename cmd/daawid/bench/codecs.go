@@ -18,8 +18,9 @@ import (
 // what each way of storing a document costs in bytes and in one core's
 // time: zstd at the fastest, default and better levels (without zstd's
 // checksum, as packs are written since D130), and the fastest level with
-// a dictionary trained on other documents of the kind. It prints one
-// table, the figures D120 and D130 chose from:
+// a dictionary trained on other documents of the kind; and the engine's
+// own encoder, libzstd with the kind's shipped dictionary (D132). It
+// prints one table, the figures D120, D130 and D132 chose from:
 //
 //	daawid bench codecs --publication OUT/current [--docs 5000]
 func benchCodecs(args []string, stdout, stderr io.Writer) int {
@@ -39,7 +40,7 @@ func benchCodecs(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "bench codecs:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "\n| kind (documents) | identity B | as stored B (encoding) | %s |\n|---|---:|---:|", codecNames())
+	fmt.Fprintf(stdout, "\n| kind (documents) | identity B | as stored B (encoding) | %s | this engine (D132) |\n|---|---:|---:|---:|", codecNames())
 	for range codecSet {
 		fmt.Fprint(stdout, "---:|")
 	}
@@ -155,27 +156,39 @@ func measureCodecs(pub string, n int) ([]codecRow, error) {
 			if err != nil {
 				return nil, err
 			}
-			var f codecFigure
-			best := time.Duration(1 << 62)
-			var buf []byte
-			for pass := 0; pass < 3; pass++ {
-				total := 0
-				start := time.Now()
-				for _, b := range test {
-					buf = enc.EncodeAll(b, buf[:0])
-					total += len(buf)
-				}
-				best = min(best, time.Since(start))
-				f.bytes = float64(total) / float64(len(test))
-			}
-			f.micros = float64(best.Nanoseconds()) / 1e3 / float64(len(test))
+			r.codecs = append(r.codecs, timeCodec(test, func(dst, b []byte) []byte { return enc.EncodeAll(b, dst) }))
 			enc.Close()
-			r.codecs = append(r.codecs, f)
 		}
+		// The engine's own encoder as packs are written now (D132):
+		// libzstd, with the kind's shipped dictionary when it has one.
+		r.codecs = append(r.codecs, timeCodec(test, func(dst, b []byte) []byte {
+			out, _ := publication.EncodeDocOf(kind, dst, b)
+			return out
+		}))
 		rows = append(rows, r)
 	}
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s: no kind has 200 documents to measure", pub)
 	}
 	return rows, nil
+}
+
+// timeCodec compresses every document of test with encode, three
+// times: the mean bytes a document and the best pass's mean time.
+func timeCodec(test [][]byte, encode func(dst, b []byte) []byte) codecFigure {
+	var f codecFigure
+	best := time.Duration(1 << 62)
+	var buf []byte
+	for pass := 0; pass < 3; pass++ {
+		total := 0
+		start := time.Now()
+		for _, b := range test {
+			buf = encode(buf[:0], b)
+			total += len(buf)
+		}
+		best = min(best, time.Since(start))
+		f.bytes = float64(total) / float64(len(test))
+	}
+	f.micros = float64(best.Nanoseconds()) / 1e3 / float64(len(test))
+	return f
 }
