@@ -149,6 +149,7 @@ func TestDecodeDoc_FramesOfBothEncoders(t *testing.T) {
 	if err := h.Decode(stored); err != nil || h.SingleSegment || h.WindowSize > 8<<20 || h.WindowSize == 0 {
 		t.Errorf("the frame's header: %+v, %v; want a window of at most 8 MB", h, err)
 	}
+	t.Logf("its window: %d bytes", h.WindowSize)
 	bare, _ := zstd.NewReader(nil, zstd.WithDecoderMaxWindow(8<<20))
 	defer bare.Close()
 	if back, err := bare.DecodeAll(stored, nil); err != nil || !bytes.Equal(back, big.Bytes()) {
