@@ -106,9 +106,9 @@ func dictionaryBytes() [][]byte {
 	return out
 }
 
-// dictEncoders are each kind's current dictionary, prepared for libzstd
+// preparedDicts are each kind's current dictionary, prepared for libzstd
 // at zstdDictLevel (D132).
-var dictEncoders = func() map[string]*gozstd.CDict {
+var preparedDicts = func() map[string]*gozstd.CDict {
 	out := map[string]*gozstd.CDict{}
 	for _, d := range dictionaries {
 		if compressCurrent[d.Kind] != d.Name {
@@ -134,13 +134,13 @@ func DictionaryKinds() []string { return slices.Sorted(maps.Keys(compressCurrent
 // HasDictionary reports whether documents of kind are stored with a
 // dictionary: the kinds never served, and the legal notice and the JSON
 // view (D130), which a server decodes for every client.
-func HasDictionary(kind string) bool { return dictEncoders[kind] != nil }
+func HasDictionary(kind string) bool { return preparedDicts[kind] != nil }
 
 // EncodeDocOf is the bytes a pack stores for an entry's document of kind
 // and their encoding: with the kind's dictionary when it has one
 // (EncodingZstdDict), else as EncodeDoc. dst is reused.
 func EncodeDocOf(kind string, dst, body []byte) ([]byte, string) {
-	cd := dictEncoders[kind]
+	cd := preparedDicts[kind]
 	if cd == nil {
 		return EncodeDoc(dst, body)
 	}
