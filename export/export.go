@@ -32,6 +32,7 @@ type Exporter struct {
 // partWriter is one Parquet file being written.
 type partWriter interface {
 	close() error
+	abort()
 }
 
 // typed buffers rows and writes them in batches. geo is the extent of the
@@ -68,6 +69,9 @@ func (t *typed[T]) flush() error {
 	t.buf = t.buf[:0]
 	return err
 }
+
+// abort closes the file unfinished.
+func (t *typed[T]) abort() { t.f.Close() }
 
 func (t *typed[T]) close() error {
 	if err := t.flush(); err != nil {
@@ -140,16 +144,32 @@ const ColumnsKey = "daawid:columns"
 // default language, then one per other language for the per-language maps.
 // A price that is not an amount with two decimals is refused by name.
 func (x *Exporter) Add(views []schemas.EntryView, url, mdURL string) error {
+	r, err := Prepare(views, url, mdURL)
+	if err != nil {
+		return err
+	}
+	return x.AddRows(r)
+}
+
+// Prepare makes an entry's rows from its views, as Add writes them: it
+// touches no file, so a caller makes them on every core and gives them to
+// AddRows in its order (D133).
+func Prepare(views []schemas.EntryView, url, mdURL string) (*Rows, error) {
 	if len(views) == 0 {
-		return fmt.Errorf("export: no view to add")
+		return nil, fmt.Errorf("export: no view to add")
 	}
 	r := RowsOf(&views[0], url, mdURL)
 	for i := 1; i < len(views); i++ {
 		r.AddLanguage(&views[i])
 	}
 	if err := checkPrices(&r); err != nil {
-		return fmt.Errorf("export %s: %w", views[0].ID, err)
+		return nil, fmt.Errorf("export %s: %w", views[0].ID, err)
 	}
+	return &r, nil
+}
+
+// AddRows writes an entry's rows Prepare made.
+func (x *Exporter) AddRows(r *Rows) error {
 	if err := put(x, "entries", r.Country, r.Entry); err != nil {
 		return err
 	}
@@ -211,6 +231,15 @@ type File struct {
 	Bytes  int64  `json:"bytes"`
 }
 
+// Abort closes every file unfinished: the export is dropped with the
+// directory it was written in.
+func (x *Exporter) Abort() {
+	for _, pw := range x.writers {
+		pw.abort()
+	}
+	x.writers = map[string]partWriter{}
+}
+
 // Close finishes every file and returns them, sorted by path, with the
 // tables' row counts.
 func (x *Exporter) Close() ([]File, map[string]int64, error) {
@@ -222,6 +251,7 @@ func (x *Exporter) Close() ([]File, map[string]int64, error) {
 		}
 		files = append(files, File{Path: rel, Table: strings.SplitN(rel, "/", 2)[0]})
 	}
+	x.writers = map[string]partWriter{}
 	if firstErr != nil {
 		return nil, nil, firstErr
 	}

@@ -21,10 +21,15 @@ func (p *publisher) exports(ctx context.Context, dir string, src entrySource) er
 		}
 		return publication.LinkTree(filepath.Join(p.prevDir, publication.ExportsDir), out)
 	}
+	if p.exporter != nil {
+		// The entries were written as they were rendered (D133).
+		return p.finishExports(dir, out, p.exporter)
+	}
 	x, err := export.New(out)
 	if err != nil {
 		return err
 	}
+	defer x.Abort()
 	s := p.cfg.Site
 	type viewed struct {
 		entries map[string]*schemas.Entry
@@ -62,6 +67,12 @@ func (p *publisher) exports(ctx context.Context, dir string, src entrySource) er
 	if err != nil {
 		return err
 	}
+	return p.finishExports(dir, out, x)
+}
+
+// finishExports writes the categories and the changes, closes the
+// export's files and writes its manifest.
+func (p *publisher) finishExports(dir, out string, x *export.Exporter) error {
 	tax := taxonomy.Default()
 	for _, c := range tax.Categories() {
 		if err := x.AddCategory(export.CategoryRow{Code: c.Code, Sector: c.Sector, Label: tax.Label(c.Code, "en"), SchemaType: c.SchemaType,

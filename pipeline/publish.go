@@ -3,8 +3,12 @@ package pipeline
 import (
 	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -157,6 +161,15 @@ func Publish(ctx context.Context, cfg PublishConfig) (*PublishReport, error) {
 		}
 		defer src.reuse.close()
 	}
+	if cfg.Exports && !p.delta && src.reuse == nil {
+		// Every live entry is rendered: the exports are written from the
+		// views rendered for the documents, as the entries are appended,
+		// instead of reading and rendering every entry again after (D133).
+		if p.exporter, err = export.New(filepath.Join(tmp, publication.ExportsDir)); err != nil {
+			return nil, err
+		}
+		defer p.exporter.Abort()
+	}
 	if err := p.write(ctx, tmp, src); err != nil {
 		return nil, err
 	}
@@ -221,6 +234,7 @@ type publisher struct {
 	steps        *steps
 	pack         *os.File // this publication's own pack
 	packOut      *bufio.Writer
+	packSum      hash.Hash // of the bytes written to pack
 	offset       int64
 	packs        map[string]bool // packs the index points into
 	// index is this publication's document index, written as the rows
@@ -251,6 +265,9 @@ type publisher struct {
 	// registryCopied gives the result of a delta's copy of the previous
 	// registry database, made while the changed entries are found.
 	registryCopied chan error
+	// exporter writes the exports as the entries are appended, when every
+	// live entry is rendered (D133); nil: the exports step reads them.
+	exporter *export.Exporter
 }
 
 // openPrevious reads the current publication's manifest and whether it
@@ -285,6 +302,10 @@ type rendered struct {
 	docs   []publication.DocRow // offsets relative to the entry's first byte
 	bodies [][]byte
 	reused bool
+	// export are its rows in the exports, when they are written as the
+	// entries are appended (publisher.exporter), or why it has none.
+	export    *export.Rows
+	exportErr error
 }
 
 // write renders the entries that changed into the publication's own pack
@@ -303,7 +324,10 @@ func (p *publisher) write(ctx context.Context, dir string, src entrySource) erro
 	defer p.pack.Close()
 	// Documents are a few hundred bytes each: written through a buffer,
 	// not a system call each (issue 18).
-	p.packOut = bufio.NewWriterSize(p.pack, 1<<20)
+	// The pack is hashed for the manifest as it is written, not read
+	// back after (D133).
+	p.packSum = sha256.New()
+	p.packOut = bufio.NewWriterSize(io.MultiWriter(p.pack, p.packSum), 1<<20)
 	if p.index, err = publication.NewDocIndexWriter(filepath.Join(dir, filepath.FromSlash(publication.OwnIndex(p.rep.ID)))); err != nil {
 		return err
 	}
@@ -440,7 +464,18 @@ func (p *publisher) entries(ctx context.Context, src entrySource, db *export.Reg
 	// the collector may let the heap grow to five times that before it
 	// runs. At the default it ran every 0.1 s and took a fifth of the
 	// step (issue 18, D119). The exports after hold more, at the default.
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// When the exports are written here (D133) their writers' pages are
+	// live too (about 70 MB more): the heap may grow to two and a half
+	// times what is live, not five, which keeps the publication within
+	// its memory budget (TestPublish_PeakMemoryWithinBudget, 200,000
+	// entries: 0.87 GB at 150, 1.0 GB at 200, 1.5 GB at 400). Where the
+	// live heap is large (millions of entries) renderHeapLimit caps it
+	// either way.
+	gcPercent := 400
+	if p.exporter != nil {
+		gcPercent = 150
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
 	// What does grow with the registry (the routes of entries that take
 	// requests) must not be multiplied by five: the heap is held to
 	// renderHeapLimit, or to a lower limit the operator set.
@@ -589,7 +624,11 @@ func (p *publisher) render(e *schemas.Entry, row *EntryRow) rendered {
 		off += int64(len(stored))
 	}
 	out.routes = e.DeliveryAddresses()
-	out.tables = export.RowsOf(&views[0], render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage))
+	pageURL, mdURL := render.HTMLPageURL(s, e, e.DefaultLanguage), render.MarkdownURL(s, e, e.DefaultLanguage)
+	out.tables = export.RowsOf(&views[0], pageURL, mdURL)
+	if p.exporter != nil {
+		out.export, out.exportErr = export.Prepare(views, pageURL, mdURL)
+	}
 	return out
 }
 
@@ -636,6 +675,14 @@ func (p *publisher) append(r *rendered, db *export.RegistryDB) error {
 		p.listedRendered = true
 	}
 	p.rep.Rendered++
+	if p.exporter != nil {
+		if r.exportErr != nil {
+			return fmt.Errorf("exports: %w", r.exportErr)
+		}
+		if err := p.exporter.AddRows(r.export); err != nil {
+			return fmt.Errorf("exports: %w", err)
+		}
+	}
 	return db.Entry(r.e, pub, &r.tables)
 }
 
@@ -661,5 +708,6 @@ func (p *publisher) manifest(dir string) error {
 	if p.prevManifest != nil {
 		known = p.prevManifest.Files
 	}
-	return publication.WriteManifest(dir, &m, p.prevDir, known, publication.RegistryFile, publication.OwnPack(p.rep.ID), publication.OwnIndex(p.rep.ID))
+	sums := map[string]string{publication.OwnPack(p.rep.ID): hex.EncodeToString(p.packSum.Sum(nil))}
+	return publication.WriteManifestSums(dir, &m, p.prevDir, known, sums, publication.RegistryFile, publication.OwnPack(p.rep.ID), publication.OwnIndex(p.rep.ID))
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -440,6 +441,54 @@ func TestPublish_Exports(t *testing.T) {
 	}
 	if _, err := publication.Verify(pub2); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPublish_ExportsWrittenAsRenderedSameBytes: a full publication that
+// renders every entry writes the exports from the views it rendered, as
+// it appends the entries (D133); one that keeps the documents of the
+// previous publication reads and renders the entries again for them. The
+// two write the same bytes, file by file.
+func TestPublish_ExportsWrittenAsRenderedSameBytes(t *testing.T) {
+	ctx := context.Background()
+	state := compileExamples(t)
+	out := t.TempDir()
+	site, _ := render.NewSite(render.DefaultBaseURL, taxonomy.Default())
+	first, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 20, 0, 0, time.UTC), Exports: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub1, _ := publication.Current(out)
+	second, err := Publish(ctx, PublishConfig{StateDir: state, OutDir: out, Site: site, Now: time.Date(2026, 10, 28, 9, 30, 0, 0, time.UTC), Exports: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub2, _ := publication.Current(out)
+	if first.Rendered != first.Entries || second.Reused != second.Entries || second.Rendered != 0 || first.Entries < 5 {
+		t.Fatalf("first %+v, second %+v: not one publication rendering all and one keeping all", first, second)
+	}
+	files := 0
+	err = filepath.WalkDir(filepath.Join(pub1, publication.ExportsDir), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".parquet") || strings.Contains(path, "/changes/") {
+			return err
+		}
+		rel, _ := filepath.Rel(pub1, path)
+		a, _ := os.ReadFile(path)
+		b, err := os.ReadFile(filepath.Join(pub2, rel))
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: %d bytes written as rendered, %d by the exports step", rel, len(a), len(b))
+		}
+		files++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 6 {
+		t.Fatalf("only %d export files compared", files)
 	}
 }
 

@@ -29,6 +29,11 @@ func WriteServeFiles(dir string, files publication.ServeFiles, gaz *places.Gazet
 	// What the process freed before goes back to the system first: the
 	// peak is then the build's, not the build's over the rest (D115).
 	debug.FreeOSMemory()
+	if gaz == nil {
+		// The bundled gazetteer loads (once) while the document index is
+		// read: it is needed only for the search index after.
+		go places.Default()
+	}
 	// The document index is read with its arrays spilled to temporary
 	// files beside it as it is read (docspill.go, D116).
 	docsPath := filepath.Join(dir, filepath.FromSlash(files.Docs))

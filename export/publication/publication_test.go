@@ -141,3 +141,40 @@ func TestStaticName(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteManifestSums_WritersSumNotReadBack: a checksum the writer made
+// as it wrote a file is recorded as given, the file not read again (a
+// wrong one is what Verify then finds); the other files are hashed (D133).
+func TestWriteManifestSums_WritersSumNotReadBack(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, PacksDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"packs/own.pack": "own bytes", "packs/other.pack": "other bytes"} {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own, _ := FileSHA256(filepath.Join(dir, "packs", "own.pack"))
+	other, _ := FileSHA256(filepath.Join(dir, "packs", "other.pack"))
+	m := &Manifest{ID: "pub_x"}
+	if err := WriteManifestSums(dir, m, "", nil, map[string]string{"packs/own.pack": own}, "packs/own.pack"); err != nil {
+		t.Fatal(err)
+	}
+	if m.Files["packs/own.pack"] != own || m.Files["packs/other.pack"] != other {
+		t.Fatalf("files %v", m.Files)
+	}
+	if _, err := Verify(dir); err != nil {
+		t.Fatalf("the manifest with the writer's checksum does not verify: %v", err)
+	}
+	m = &Manifest{ID: "pub_y"}
+	if err := WriteManifestSums(dir, m, "", nil, map[string]string{"packs/own.pack": other}, "packs/own.pack"); err != nil {
+		t.Fatal(err)
+	}
+	if m.Files["packs/own.pack"] != other {
+		t.Fatalf("the writer's checksum was replaced: %v", m.Files)
+	}
+	if _, err := Verify(dir); err == nil || !strings.Contains(err.Error(), "packs/own.pack") {
+		t.Errorf("a wrong writer's checksum verified: %v", err)
+	}
+}

@@ -1,0 +1,115 @@
+package publication
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// aheadRows are n document rows of n/3 entries, each string its own.
+func aheadRows(n int) []DocRow {
+	rows := make([]DocRow, n)
+	t0 := time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
+	for i := range rows {
+		e := i / 3
+		rows[i] = DocRow{EntryID: fmt.Sprintf("ent_%07d", e), Slug: fmt.Sprintf("slug-%d", e), Kind: []string{"md", "html", "view"}[i%3],
+			Lang: "de", Path: fmt.Sprintf("/slug-%d/%d", e, i), Pack: "packs/p.pack", Offset: int64(i) * 100, Length: 100,
+			MediaType: "text/markdown", ETag: fmt.Sprintf(`"%x"`, i), LastModified: t0, Revision: int32(i % 7),
+			Checksum: uint32(i), Encoding: EncodingZstd, IdentityLength: 300}
+		if i%5 == 0 {
+			rows[i].NextChangeAt = t0.Add(time.Hour)
+		}
+	}
+	return rows
+}
+
+// TestScanParquetAhead_SameRowsKept: a document index read ahead gives
+// the rows written, in order, in batches of at most 1,024, and rows kept
+// from a batch are unchanged after the reader has decoded the batches
+// after it into its other buffers (D133).
+func TestScanParquetAhead_SameRowsKept(t *testing.T) {
+	rows := aheadRows(70_000) // two row groups, 69 batches
+	path := filepath.Join(t.TempDir(), "ix.parquet")
+	if err := WriteDocIndex(path, rows); err != nil {
+		t.Fatal(err)
+	}
+	var got []DocRow
+	batches := 0
+	err := ScanDocIndex(path, func(b []DocRow) error {
+		if len(b) == 0 || len(b) > 1024 {
+			t.Fatalf("a batch of %d rows", len(b))
+		}
+		batches++
+		got = append(got, b...)
+		// Let the reader run ahead into the other buffers.
+		runtime.Gosched()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if batches < 69 {
+		t.Errorf("%d batches", batches)
+	}
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows read, %d written", len(got), len(rows))
+	}
+	for i := range rows {
+		if !reflect.DeepEqual(got[i].LastModified.UTC(), rows[i].LastModified) {
+			t.Fatalf("row %d: last modified %v", i, got[i].LastModified)
+		}
+		got[i].LastModified = rows[i].LastModified
+		if !got[i].NextChangeAt.IsZero() {
+			got[i].NextChangeAt = got[i].NextChangeAt.UTC()
+		}
+		if !reflect.DeepEqual(got[i], rows[i]) {
+			t.Fatalf("row %d: %+v, written %+v", i, got[i], rows[i])
+		}
+	}
+}
+
+// TestScanParquetAhead_StopsOnError: fn's error ends the scan with that
+// error, and the reader goroutine is gone when it returns; a file that is
+// not Parquet is named in the error.
+func TestScanParquetAhead_StopsOnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ix.parquet")
+	if err := WriteDocIndex(path, aheadRows(10_000)); err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	stopHere := errors.New("enough")
+	calls := 0
+	err := ScanDocIndex(path, func(b []DocRow) error {
+		calls++
+		if calls == 2 {
+			return stopHere
+		}
+		return nil
+	})
+	if !errors.Is(err, stopHere) || calls != 2 {
+		t.Fatalf("err %v after %d calls", err, calls)
+	}
+	// The reader has closed done as its last act; it is gone a moment
+	// after.
+	after := runtime.NumGoroutine()
+	for wait := 0; after > before && wait < 100; wait++ {
+		time.Sleep(10 * time.Millisecond)
+		after = runtime.NumGoroutine()
+	}
+	if after > before {
+		t.Errorf("%d goroutines after the scan, %d before", after, before)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.parquet")
+	if err := os.WriteFile(bad, []byte("not parquet at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := ScanDocIndex(bad, func([]DocRow) error { return nil }); err == nil || !strings.HasPrefix(err.Error(), bad+": ") {
+		t.Errorf("a file that is not Parquet: %v", err)
+	}
+}
