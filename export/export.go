@@ -102,8 +102,17 @@ func New(dir string) (*Exporter, error) {
 	return &Exporter{dir: dir, writers: map[string]partWriter{}, counts: map[string]int64{}}, nil
 }
 
+// exportPageBytes is the size a column's values reach before they are
+// written out as a page (parquet-go's default is 256 KiB). Every column
+// of every table and country holds up to that much in the heap while
+// the export is written, and the publication writes the exports while
+// it renders (D133): at 128 KiB they hold half of it, and the files are
+// 1–4 % larger (64 KiB: a quarter, and the entries table 9.5 % larger).
+const exportPageBytes = 128 << 10
+
 func options() []parquet.WriterOption {
-	return []parquet.WriterOption{parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}), parquet.MaxRowsPerRowGroup(128 << 10)}
+	return []parquet.WriterOption{parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}), parquet.MaxRowsPerRowGroup(128 << 10),
+		parquet.PageBufferSize(exportPageBytes)}
 }
 
 func put[T any](x *Exporter, table, country string, row T) error {

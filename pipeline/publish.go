@@ -464,16 +464,16 @@ func (p *publisher) entries(ctx context.Context, src entrySource, db *export.Reg
 	// the collector may let the heap grow to five times that before it
 	// runs. At the default it ran every 0.1 s and took a fifth of the
 	// step (issue 18, D119). The exports after hold more, at the default.
-	// When the exports are written here (D133) their writers' pages are
-	// live too (about 70 MB more): the heap may grow to two and a half
-	// times what is live, not five, which keeps the publication within
-	// its memory budget (TestPublish_PeakMemoryWithinBudget, 200,000
-	// entries: 0.87 GB at 150, 1.0 GB at 200, 1.5 GB at 400). Where the
-	// live heap is large (millions of entries) renderHeapLimit caps it
-	// either way.
+	// When the exports are written here (D133) their writers' columns are
+	// live too: the heap may grow to four times what is live, not five,
+	// which keeps the publication within its memory budget
+	// (TestPublish_PeakMemoryWithinBudget, 200,000 entries: 0.96 GB at
+	// 300; at 400, 1.0 GB with pages of 64 KiB, export.exportPageBytes,
+	// and 1.5 GB with 256 KiB). Where the live heap is large (millions of
+	// entries) renderHeapLimit caps it either way.
 	gcPercent := 400
 	if p.exporter != nil {
-		gcPercent = 150
+		gcPercent = 300
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
 	// What does grow with the registry (the routes of entries that take
