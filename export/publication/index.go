@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
@@ -55,19 +57,20 @@ func ScanParquet[T any](path string, fn func([]T) error) error {
 	return ScanParquetGroups(path, nil, fn)
 }
 
-// aheadBatches is how many batches ScanParquetAhead decodes before fn
-// has taken them: one in fn, the others being or waiting to be read.
-const aheadBatches = 3
-
-// ScanParquetAhead is ScanParquet with the file decoded in a goroutine of
-// its own, up to aheadBatches-1 batches ahead of fn, so that decoding and
-// what fn does with the rows take two cores instead of one after the
+// ScanParquetAhead is ScanParquet with the file's row groups decoded by
+// goroutines of their own, one a core, ahead of fn, so that decoding and
+// what fn does with the rows take every core instead of one after the
 // other (D133: a tenth of a publication was the server indexes' read of
-// the document index, decoding and adding in turn). A batch's rows are
-// fn's until it returns: the reader decodes into another buffer
-// meanwhile. The strings of a row are its own, not views of the reader's
-// pages (parquet-go assigns a string field a copy of the value's bytes),
-// so the rows can be handed from one goroutine to another.
+// the document index, decoding and adding in turn; D134: one decoder
+// could not keep up with fn, decoding taking 2.7 times fn's work). fn
+// gets the rows in order, in batches of at most 1,024, each group's rows
+// fn's until it has taken the group's last batch: a group's buffer is
+// decoded into again only after that. At most one group a decoder and
+// one for fn are held (a document index's groups are 65,536 rows, about
+// 30 MB decoded). The strings of a row are its own, not views of the
+// reader's pages (parquet-go assigns a string field a copy of the
+// value's bytes), so the rows can be handed from one goroutine to
+// another.
 func ScanParquetAhead[T any](path string, fn func([]T) error) error {
 	f, pf, err := OpenParquet(path, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if f == nil {
@@ -77,67 +80,100 @@ func ScanParquetAhead[T any](path string, fn func([]T) error) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	type batch struct {
-		rows []T
-		err  error
+	groups := pf.RowGroups()
+	workers := min(max(1, runtime.GOMAXPROCS(0)), len(groups))
+	if workers == 0 {
+		return nil
 	}
-	free, full := make(chan []T, aheadBatches), make(chan batch, aheadBatches)
-	for range aheadBatches {
-		free <- make([]T, 1024)
+	// A part is one row group: its buffer is taken in group order, before
+	// the group is handed to a decoder, so that fn's next group always has
+	// one (a decoder never waits for a buffer a later group holds).
+	type part struct {
+		group int
+		rows  []T
+		err   error
+		done  chan struct{}
 	}
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		defer close(full)
-		rd := parquet.NewGenericReader[T](pf)
-		defer rd.Close()
-		// send gives fn a batch, unless fn has stopped the scan.
-		send := func(b batch) bool {
+	free := make(chan []T, workers+1)
+	for range workers + 1 {
+		free <- nil
+	}
+	jobs, order := make(chan *part, workers), make(chan *part, workers)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for p := range jobs {
+				p.rows, p.err = readGroup(groups[p.group], p.rows)
+				if p.err != nil {
+					p.err = fmt.Errorf("%s: row group %d: %w", path, p.group, p.err)
+				}
+				close(p.done)
+			}
+		})
+	}
+	wg.Go(func() {
+		defer close(jobs)
+		defer close(order)
+		for g := range groups {
+			p := &part{group: g, done: make(chan struct{})}
 			select {
-			case full <- b:
-				return true
+			case p.rows = <-free:
 			case <-stop:
-				return false
+				return
 			}
-		}
-		for {
-			var buf []T
 			select {
-			case buf = <-free:
+			case order <- p:
 			case <-stop:
 				return
 			}
-			n, err := rd.Read(buf)
-			if n > 0 && !send(batch{rows: buf[:n]}) {
-				return
-			}
-			if errors.Is(err, io.EOF) {
-				return
-			}
-			if err != nil {
-				send(batch{err: fmt.Errorf("%s: %w", path, err)})
-				return
-			}
-			if n == 0 {
-				free <- buf
-			}
+			jobs <- p
 		}
-	}()
-	// The reader stops, and is waited for, before the file is closed.
+	})
+	// The decoders stop, and are waited for, before the file is closed.
 	defer func() {
 		close(stop)
-		<-done
+		wg.Wait()
 	}()
-	for b := range full {
-		if b.err != nil {
-			return b.err
+	for p := range order {
+		<-p.done
+		if p.err != nil {
+			return p.err
 		}
-		if err := fn(b.rows); err != nil {
-			return err
+		for i := 0; i < len(p.rows); i += 1024 {
+			if err := fn(p.rows[i:min(i+1024, len(p.rows))]); err != nil {
+				return err
+			}
 		}
-		free <- b.rows[:cap(b.rows)]
+		free <- p.rows[:0]
 	}
 	return nil
+}
+
+// readGroup decodes a row group's rows into buf (grown as needed).
+func readGroup[T any](g parquet.RowGroup, buf []T) ([]T, error) {
+	n := int(g.NumRows())
+	if cap(buf) < n {
+		buf = make([]T, n)
+	}
+	buf = buf[:n]
+	rd := parquet.NewGenericRowGroupReader[T](g)
+	defer rd.Close()
+	at := 0
+	for at < n {
+		k, err := rd.Read(buf[at:])
+		at += k
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if k == 0 {
+			return nil, io.ErrNoProgress
+		}
+	}
+	return buf[:at], nil
 }
 
 // ScanParquetGroups is ScanParquet over the row groups keep keeps (nil:

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // aheadRows are n document rows of n/3 entries, each string its own.
@@ -111,5 +113,68 @@ func TestScanParquetAhead_StopsOnError(t *testing.T) {
 	}
 	if err := ScanDocIndex(bad, func([]DocRow) error { return nil }); err == nil || !strings.HasPrefix(err.Error(), bad+": ") {
 		t.Errorf("a file that is not Parquet: %v", err)
+	}
+}
+
+// TestScanParquetAhead_GroupsDecodedTogetherInOrder: a file of twelve row
+// groups, read with four decoders, gives every row in order, in batches
+// of at most 1,024 that never span two groups, and a buffer decoded into
+// again (more groups than buffers) keeps nothing of the group before it:
+// a row whose optional fields are null reads as null where the row of
+// the group before at the same place had them (D134).
+func TestScanParquetAhead_GroupsDecodedTogetherInOrder(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	const perGroup, groups = 2_500, 12
+	rows := aheadRows(perGroup * groups)
+	for i := range rows {
+		// Null optional fields in every other group, set in the others.
+		if (i/perGroup)%2 == 1 {
+			rows[i].NextChangeAt, rows[i].Checksum, rows[i].Encoding, rows[i].IdentityLength = time.Time{}, 0, "", 0
+		} else {
+			rows[i].NextChangeAt = rows[i].LastModified.Add(time.Duration(i) * time.Second)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "ix.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[DocRow](f, parquet.MaxRowsPerRowGroup(perGroup))
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var got []DocRow
+	sizes := map[int]int{}
+	err = ScanDocIndex(path, func(b []DocRow) error {
+		sizes[len(b)]++
+		got = append(got, b...)
+		runtime.Gosched()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2,500 rows a group: batches of 1,024, 1,024 and 452.
+	if want := map[int]int{1024: 2 * groups, 452: groups}; !reflect.DeepEqual(sizes, want) {
+		t.Errorf("batch sizes %v, want %v", sizes, want)
+	}
+	if len(got) != len(rows) {
+		t.Fatalf("%d rows read, %d written", len(got), len(rows))
+	}
+	for i := range rows {
+		g := got[i]
+		if !g.LastModified.Equal(rows[i].LastModified) || !g.NextChangeAt.Equal(rows[i].NextChangeAt) {
+			t.Fatalf("row %d: times %v, %v; written %v, %v", i, g.LastModified, g.NextChangeAt, rows[i].LastModified, rows[i].NextChangeAt)
+		}
+		g.LastModified, g.NextChangeAt = rows[i].LastModified, rows[i].NextChangeAt
+		if !reflect.DeepEqual(g, rows[i]) {
+			t.Fatalf("row %d: %+v, written %+v", i, g, rows[i])
+		}
 	}
 }
