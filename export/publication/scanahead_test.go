@@ -178,3 +178,40 @@ func TestScanParquetAhead_GroupsDecodedTogetherInOrder(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkScanDocIndex reads a document index of 262,144 rows (four row
+// groups as a publication writes them) with fn summing the rows' lengths:
+// "one-goroutine" decodes and calls fn in turn (ScanParquet), "ahead"
+// decodes the groups on every core ahead of fn (ScanDocIndex, D134).
+//
+//	go test ./export/publication -run '^$' -bench ScanDocIndex -benchtime 10x
+func BenchmarkScanDocIndex(b *testing.B) {
+	rows := aheadRows(4 << 16)
+	path := filepath.Join(b.TempDir(), "ix.parquet")
+	if err := WriteDocIndex(path, rows); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		scan func(string, func([]DocRow) error) error
+	}{{"one-goroutine", ScanParquet[DocRow]}, {"ahead", ScanDocIndex}} {
+		b.Run(c.name, func(b *testing.B) {
+			var sum int64
+			for b.Loop() {
+				sum = 0
+				if err := c.scan(path, func(rs []DocRow) error {
+					for i := range rs {
+						sum += rs[i].Length
+					}
+					return nil
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if sum != int64(len(rows))*100 {
+				b.Fatalf("lengths sum to %d", sum)
+			}
+			b.ReportMetric(float64(len(rows))*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
