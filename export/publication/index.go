@@ -49,6 +49,21 @@ func OpenParquet(path string, opts ...parquet.FileOption) (*os.File, *parquet.Fi
 	return f, pf, err
 }
 
+// openScan opens a Parquet file for a scan (no page index, no Bloom
+// filters); a file that opens but is not Parquet is named in the error
+// and closed.
+func openScan(path string) (*os.File, *parquet.File, error) {
+	f, pf, err := OpenParquet(path, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if f == nil {
+		return nil, nil, err
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, pf, nil
+}
+
 // ScanParquet reads a Parquet file of rows of T in batches of 1 024, in
 // order: fn gets each batch, in a buffer that is reused, and stops the
 // scan by returning an error. The state's and the snapshot's Parquet files
@@ -72,14 +87,11 @@ func ScanParquet[T any](path string, fn func([]T) error) error {
 // value's bytes), so the rows can be handed from one goroutine to
 // another.
 func ScanParquetAhead[T any](path string, fn func([]T) error) error {
-	f, pf, err := OpenParquet(path, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if f == nil {
+	f, pf, err := openScan(path)
+	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
 	groups := pf.RowGroups()
 	workers := min(max(1, runtime.GOMAXPROCS(0)), len(groups))
 	if workers == 0 {
@@ -183,14 +195,11 @@ func readGroup[T any](g parquet.RowGroup, buf []T) ([]T, error) {
 // knows how a file is sorted skips the groups its column statistics rule
 // out, unread.
 func ScanParquetGroups[T any](path string, keep func(pf *parquet.File, group int) bool, fn func([]T) error) error {
-	f, pf, err := OpenParquet(path, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if f == nil {
+	f, pf, err := openScan(path)
+	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
 	buf := make([]T, 1024)
 	read := func(rd *parquet.GenericReader[T]) error {
 		defer rd.Close()
