@@ -17,7 +17,7 @@ const FallbackCategory = "other.business"
 type Categorizer struct {
 	tax        *taxonomy.Taxonomy
 	activities activityTable
-	names      nameWordTable
+	names      map[string]*stemIndex
 	mu         sync.Mutex
 	idx        map[string]*wordIndex
 }
@@ -42,7 +42,7 @@ func NewCategorizer(tax *taxonomy.Taxonomy) *Categorizer {
 	if err != nil {
 		panic(err)
 	}
-	return &Categorizer{tax: tax, activities: acts, names: names, idx: map[string]*wordIndex{}}
+	return &Categorizer{tax: tax, activities: acts, names: names.index(), idx: map[string]*wordIndex{}}
 }
 
 func (c *Categorizer) index(lang string) *wordIndex {

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"strings"
 	"sync"
 
 	"github.com/daawid/registry/schemas"
+	sjson "github.com/segmentio/encoding/json"
 )
 
 // ContentHash is a hash of what an entry says, leaving out what changes
@@ -42,12 +42,16 @@ func EntryJSON(e *schemas.Entry) (string, error) {
 var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // encode writes v as json.Marshal would into a pooled buffer and passes
-// the bytes to use, which must not keep them.
+// the bytes to use, which must not keep them. The encoder is
+// segmentio/encoding/json's, which writes encoding/json's bytes (HTML
+// escaped, map keys sorted, the same numbers) about twice as fast: every
+// compiled entry is encoded once, a twentieth of a compile (D135;
+// TestEntryJSON_SameAsEncodingJSON, FuzzEntryJSON).
 func encode(v any, use func([]byte)) error {
 	buf := buffers.Get().(*bytes.Buffer)
 	defer buffers.Put(buf)
 	buf.Reset()
-	if err := json.NewEncoder(buf).Encode(v); err != nil {
+	if err := sjson.NewEncoder(buf).Encode(v); err != nil {
 		return err
 	}
 	use(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
