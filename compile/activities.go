@@ -182,29 +182,24 @@ func (ix *stemIndex) match(name string) (string, bool) {
 	for _, word := range nameWords(name) {
 		n := len(word)
 		try(matchWord, word)
-		for _, l := range ix.kinds[matchPrefix].lens {
-			if l > n {
-				break
-			}
-			if l >= bestLen {
-				try(matchPrefix, word[:l])
-			}
-		}
-		for _, l := range ix.kinds[matchSuffix].lens {
-			if l > n {
-				break
-			}
-			if l >= bestLen {
-				try(matchSuffix, word[n-l:])
-			}
-		}
-		for _, l := range ix.kinds[matchPart].lens {
-			if l > n {
-				break
-			}
-			if l >= bestLen {
-				for i := 0; i+l <= n; i++ {
-					try(matchPart, word[i:i+l])
+		// A prefix starts at 0, a suffix ends at n, a part is anywhere.
+		for k := matchPrefix; k <= matchPart; k++ {
+			for _, l := range ix.kinds[k].lens {
+				if l > n {
+					break
+				}
+				if l < bestLen {
+					continue
+				}
+				lo, hi := 0, n-l
+				switch k {
+				case matchPrefix:
+					hi = 0
+				case matchSuffix:
+					lo = n - l
+				}
+				for i := lo; i <= hi; i++ {
+					try(k, word[i:i+l])
 				}
 			}
 		}

@@ -259,16 +259,21 @@ func (ids *Identities) firstFree(base, withTown string) string {
 	}
 	h := slugHash(last)
 	for n := max(2, ids.slugs.next[h]); ; n++ {
-		suffix := "-" + strconv.Itoa(n)
-		stem := last
-		if len(stem)+len(suffix) > 63 {
-			stem = strings.TrimRight(stem[:63-len(suffix)], "-")
-		}
-		if s := stem + suffix; ids.slugOK(s) {
+		if s := numbered(last, n); ids.slugOK(s) {
 			ids.slugs.next[h] = n
 			return s
 		}
 	}
+}
+
+// numbered is a slug with a number: "-n" after it, the slug shortened to
+// keep within 63 characters.
+func numbered(slug string, n int) string {
+	suffix := "-" + strconv.Itoa(n)
+	if len(slug)+len(suffix) > 63 {
+		slug = strings.TrimRight(slug[:63-len(suffix)], "-")
+	}
+	return slug + suffix
 }
 
 // AddSlug records a slug given to an identity that is not loaded (a run

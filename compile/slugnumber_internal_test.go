@@ -27,12 +27,7 @@ func linearFrom2(ids *Identities, base, withTown string) string {
 		last = withTown
 	}
 	for n := 2; ; n++ {
-		suffix := "-" + strconv.Itoa(n)
-		stem := last
-		if len(stem)+len(suffix) > 63 {
-			stem = strings.TrimRight(stem[:63-len(suffix)], "-")
-		}
-		if s := stem + suffix; ids.slugOK(s) {
+		if s := numbered(last, n); ids.slugOK(s) {
 			return s
 		}
 	}
