@@ -9,27 +9,12 @@ import (
 	"time"
 )
 
-// linearFirstFree is firstFree as it was before D135: every number from
-// 2, with no start remembered.
+// linearFirstFree is firstFree as it was before D135, counting from 2
+// every time: the set's remembered starts are forgotten before each call.
 func linearFirstFree(ids *Identities) func(base, withTown string) string {
-	return func(base, withTown string) string { return linearFrom2(ids, base, withTown) }
-}
-
-func linearFrom2(ids *Identities, base, withTown string) string {
-	if ids.slugOK(base) {
-		return base
-	}
-	last := base
-	if withTown != "" {
-		if ids.slugOK(withTown) {
-			return withTown
-		}
-		last = withTown
-	}
-	for n := 2; ; n++ {
-		if s := numbered(last, n); ids.slugOK(s) {
-			return s
-		}
+	return func(base, withTown string) string {
+		clear(ids.slugs.next)
+		return ids.firstFree(base, withTown)
 	}
 }
 
