@@ -475,13 +475,21 @@ func (r *RegistryDB) sitemapRows(baseURL, where string, fn func(slug, line strin
 // counted and the first pagesMax pages by slug listed.
 func (r *RegistryDB) Structure(pagesMax int, title func(sector string) string) ([]schemas.StructureSection, error) {
 	ctx := context.Background()
+	// A connection of its own: the pipeline runs it while the sitemaps
+	// are made on r.conn (issue 18: a delta at 10M). It sees what the
+	// appenders flushed before.
+	conn, err := r.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
 	const sectorSQL = `coalesce(nullif(split_part(categories[1], '.', 1), ''), 'other')`
 	// One pass over the listed entries gives each sector's count, tokens
 	// and first pagesMax slugs (min's n smallest keeps a bounded heap per
 	// sector); only those entries' names and categories are read after.
 	// Packing every entry's page in the pass took three times as long
 	// (issue 18: a delta's structure at 10M).
-	rs, err := r.conn.QueryContext(ctx, `SELECT sector, count(*), coalesce(sum(tokens), 0), min(slug, ?) FROM (
+	rs, err := conn.QueryContext(ctx, `SELECT sector, count(*), coalesce(sum(tokens), 0), min(slug, ?) FROM (
 			SELECT `+sectorSQL+` AS sector, slug, (coalesce(md_bytes, 0) + 3) // 4 AS tokens FROM entries WHERE listed AND status <> 'removed')
 		GROUP BY sector ORDER BY sector`, pagesMax)
 	if err != nil {
@@ -509,10 +517,10 @@ func (r *RegistryDB) Structure(pagesMax int, title func(sector string) string) (
 	if err := rs.Err(); err != nil {
 		return nil, err
 	}
-	if err := publication.TempStrings(ctx, r.conn, "structure_slugs", "slug", first); err != nil {
+	if err := publication.TempStrings(ctx, conn, "structure_slugs", "slug", first); err != nil {
 		return nil, err
 	}
-	rs, err = r.conn.QueryContext(ctx, `SELECT `+sectorSQL+` AS sector, coalesce(name, ''), slug, (coalesce(md_bytes, 0) + 3) // 4, categories
+	rs, err = conn.QueryContext(ctx, `SELECT `+sectorSQL+` AS sector, coalesce(name, ''), slug, (coalesce(md_bytes, 0) + 3) // 4, categories
 		FROM entries WHERE listed AND status <> 'removed' AND slug IN (SELECT slug FROM temp.structure_slugs)
 		ORDER BY sector, slug`)
 	if err != nil {

@@ -210,7 +210,7 @@ func placeKey(p uint64) string {
 // registry with its new companies beyond it is compiled by key ranges of
 // about this many. A range holds about 1.9 KB an identity live (the
 // identity, its entry row, a held register row), so about 1.9 GB, within
-// the run's 3 GiB heap budget (docs/performance.md).
+// the run's 2.75 GiB heap budget (docs/performance.md).
 const DefaultRangeEntries = 1_000_000
 
 func (r *run) rangeEntries() int {

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/daawid/registry/export"
 	"github.com/daawid/registry/export/publication"
@@ -125,7 +126,7 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 	s := p.cfg.Site
 	var names []string
 	var lastmods []time.Time
-	var first string // the first part's lines, written once a second one shows there are parts
+	var first func() []byte // the first part, written once a second one shows there are parts
 	limit := p.cfg.SitemapLimit
 	if limit <= 0 {
 		limit = render.SitemapLimit
@@ -133,21 +134,41 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 	// The parts are hashed and compressed on their own goroutines and
 	// appended in order (w); at 10M entries they are a gigabyte of lines.
 	w := &siteWriter{p: p}
-	part := func(lines string, lastmod time.Time) error {
+	// part takes a part's urlset (made on w's goroutine) and its newest
+	// lastmod.
+	part := func(body func() []byte, lastmod time.Time) error {
 		names, lastmods = append(names, fmt.Sprintf("sitemap-%d.xml", len(names)+1)), append(lastmods, lastmod)
 		switch len(names) {
 		case 1:
-			first = lines
+			first = body
 			return nil
 		case 2:
-			one := first
-			if err := w.add("/sitemaps/"+names[0], "application/xml", func() []byte { return render.SitemapURLSet(one) }); err != nil {
+			if err := w.add("/sitemaps/"+names[0], "application/xml", first); err != nil {
 				return err
 			}
-			first = ""
+			first = nil
 		}
-		return w.add("/sitemaps/"+names[len(names)-1], "application/xml", func() []byte { return render.SitemapURLSet(lines) })
+		return w.add("/sitemaps/"+names[len(names)-1], "application/xml", body)
 	}
+	// The content structure is one DuckDB pass over the listed entries:
+	// on a connection of its own while the sitemaps are made, mostly in
+	// Go (1.4 s of a delta's 10 s at 10M; issue 18).
+	type structure struct {
+		sections []schemas.StructureSection
+		err      error
+	}
+	structured := make(chan structure, 1)
+	go func() {
+		tax := taxonomy.Default()
+		sections, err := db.Structure(render.StructurePagesMax, func(sector string) string { return tax.Label(sector, "en") })
+		structured <- structure{sections, err}
+	}()
+	sections := func() ([]schemas.StructureSection, error) {
+		st := <-structured
+		structured <- st
+		return st.sections, st.err
+	}
+	defer sections() // never return while it reads the database
 	site, docs := len(p.site), p.rep.Documents
 	merged := false
 	var err error
@@ -159,8 +180,10 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 	}
 	if err == nil && !merged {
 		// What a merge wrote is left in the pack, unindexed.
-		p.site, p.rep.Documents, names, lastmods, first = p.site[:site], docs, nil, nil, ""
-		err = db.SitemapParts(s.BaseURL, limit, part)
+		p.site, p.rep.Documents, names, lastmods, first = p.site[:site], docs, nil, nil, nil
+		err = db.SitemapParts(s.BaseURL, limit, func(lines string, lastmod time.Time) error {
+			return part(func() []byte { return render.SitemapURLSet(lines) }, lastmod)
+		})
 		if ferr := w.flush(); err == nil {
 			err = ferr
 		}
@@ -173,17 +196,19 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 		p.rep.Sitemaps = "merged"
 	}
 	p.steps.mark("sitemaps")
-	tax := taxonomy.Default()
-	sections, err := db.Structure(render.StructurePagesMax, func(sector string) string { return tax.Label(sector, "en") })
+	secs, err := sections()
 	if err != nil {
 		return nil, fmt.Errorf("structure: %w", err)
 	}
 	p.steps.mark("structure")
 	sitemap := siteFile{"/sitemap.xml", "application/xml", render.SitemapIndex(s, names, lastmods)}
 	if len(names) <= 1 {
-		sitemap.body = render.SitemapURLSet(first)
+		sitemap.body = render.SitemapURLSet("")
+		if first != nil {
+			sitemap.body = first()
+		}
 	}
-	return []siteFile{sitemap, {"/awp/content/structure.json", "application/json", render.AWPStructureOf(p.now, sections)}}, nil
+	return []siteFile{sitemap, {"/awp/content/structure.json", "application/json", render.AWPStructureOf(p.now, secs)}}, nil
 }
 
 type siteFile struct {
@@ -312,7 +337,7 @@ func (w *siteWriter) flush() error {
 // part). So the work is shared (issue 18): one goroutine reads and
 // decodes the previous parts ahead, this one merges their lines, and fn
 // compresses and hashes the parts made on goroutines of its own.
-func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(lines string, lastmod time.Time) error) (bool, error) {
+func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(body func() []byte, lastmod time.Time) error) (bool, error) {
 	prev := previousSitemaps(p.prevManifest.Site)
 	if prev == nil {
 		return false, nil
@@ -371,8 +396,8 @@ func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(line
 				return
 			}
 		}
-	}, loc, limit, p.sitemapDrop, adds, rows, func(lines, newest string) bool {
-		werr = p.flushSitemapPart(lines, newest, fn)
+	}, loc, limit, p.sitemapDrop, adds, rows, func(body []byte, newest string) bool {
+		werr = p.flushSitemapPart(body, newest, fn)
 		return werr == nil
 	})
 	cancel()
@@ -394,13 +419,13 @@ func (p *publisher) mergeSitemaps(db *export.RegistryDB, limit int, fn func(line
 	return merged, nil
 }
 
-// flushSitemapPart hands a part's lines to fn with their newest lastmod.
-func (p *publisher) flushSitemapPart(lines, newest string, fn func(lines string, lastmod time.Time) error) error {
+// flushSitemapPart hands a part's urlset to fn with its newest lastmod.
+func (p *publisher) flushSitemapPart(body []byte, newest string, fn func(body func() []byte, lastmod time.Time) error) error {
 	mod, err := time.Parse("2006-01-02T15:04:05Z", newest)
 	if err != nil {
 		return fmt.Errorf("a sitemap lastmod: %w", err)
 	}
-	return fn(lines, mod)
+	return fn(func() []byte { return body }, mod)
 }
 
 // sitemapLine is an entry's line in a sitemap, under its slug.
@@ -418,32 +443,45 @@ const (
 // mergeSitemapLines merges the lines of the previous parts (prev, each
 // with whether it was read as this engine writes it) with adds, in slug
 // order, dropping the previous lines of the slugs in drop, and cuts them
-// into parts of limit lines, each handed to part with its newest lastmod
-// (part reports false to stop). It reports false when the merge cannot
+// into parts of limit lines, each handed to part as its urlset
+// (render.SitemapURLSet's bytes, built in place: a part is megabytes)
+// with its newest lastmod (part reports false to stop, and owns the
+// bytes). It reports false when the merge cannot
 // be exact: a part was unreadable, a line is not as this engine writes
 // it, or the lines merged are not rows.
 func mergeSitemapLines(prev iter.Seq2[string, bool], loc string, limit int, drop map[string]bool, adds []sitemapLine, rows int64,
-	part func(lines, newest string) bool) (bool, error) {
-	var b strings.Builder
+	part func(body []byte, newest string) bool) (bool, error) {
+	b := []byte(render.SitemapURLSetHead)
 	var newest string
 	var n, total int64
+	flush := func() bool {
+		body := append(b, render.SitemapURLSetTail...)
+		b = append(make([]byte, 0, cap(body)), render.SitemapURLSetHead...)
+		return part(body, newest)
+	}
 	// emit adds a well-formed line (wellFormed) to the part.
 	emit := func(line string) bool {
 		if n == int64(limit) {
-			size := b.Len()
-			if !part(b.String(), newest) {
+			if !flush() {
 				return false
 			}
-			b = strings.Builder{}
-			b.Grow(size)
 			newest, n = "", 0
 		}
 		n++
 		total++
-		b.WriteString(line)
+		b = append(b, line...)
 		newest = max(newest, line[len(line)-len(sitemapLineTail)-sitemapLastmod:len(line)-len(sitemapLineTail)])
 		return true
 	}
+	// The slugs dropped, in order: the previous lines come in slug order,
+	// so one cursor finds them (a map lookup a line was a tenth of the
+	// merge at 10M).
+	dropped := make([]string, 0, len(drop))
+	for slug := range drop {
+		dropped = append(dropped, slug)
+	}
+	sort.Strings(dropped)
+	var lastSlug string
 	next := 0
 	// add emits the run's lines before slug ("" for all that are left).
 	add := func(slug string) (bool, error) {
@@ -461,6 +499,9 @@ func mergeSitemapLines(prev iter.Seq2[string, bool], loc string, limit int, drop
 		if !ok {
 			return false, nil
 		}
+		if total == 0 && cap(b)-len(b) < len(lines) { // the first part's size, a little over
+			b = append(make([]byte, 0, len(b)+len(lines)+len(lines)/8+len(render.SitemapURLSetTail)), b...)
+		}
 		for len(lines) > 0 {
 			end := strings.IndexByte(lines, '\n') + 1
 			if end == 0 {
@@ -472,10 +513,17 @@ func mergeSitemapLines(prev iter.Seq2[string, bool], loc string, limit int, drop
 			if !ok {
 				return false, nil // not a line as this engine writes it
 			}
+			if slug < lastSlug {
+				return false, nil // not in slug order: not as this engine writes them
+			}
+			lastSlug = slug
 			if ok, err := add(slug); !ok {
 				return false, err
 			}
-			if !drop[slug] && !emit(line) {
+			for len(dropped) > 0 && dropped[0] < slug {
+				dropped = dropped[1:]
+			}
+			if (len(dropped) == 0 || dropped[0] != slug) && !emit(line) {
 				return false, nil
 			}
 		}
@@ -483,7 +531,7 @@ func mergeSitemapLines(prev iter.Seq2[string, bool], loc string, limit int, drop
 	if ok, err := add(""); !ok || total != rows {
 		return false, err
 	}
-	if n > 0 && !part(b.String(), newest) {
+	if n > 0 && !flush() {
 		return false, nil
 	}
 	return true, nil
@@ -567,18 +615,23 @@ func (p *publisher) previousSiteFile(packs map[string]*os.File, d publication.Do
 	if !publication.DocChecksumOK(stored, d.Checksum) {
 		return "", fmt.Errorf("%s: the previous publication's bytes fail their checksum", d.Path)
 	}
-	body, err := publication.DecodeDoc(nil, stored, d.Encoding)
+	// Decoded at its known length and kept as the string, not copied: a
+	// sitemap part is megabytes, and a delta at 10M reads a gigabyte of
+	// them (issue 18). Nothing else holds body.
+	body, err := publication.DecodeDoc(make([]byte, 0, max(d.IdentityLength, 0)), stored, d.Encoding)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", d.Path, err)
 	}
-	return string(body), nil
+	if len(body) == 0 {
+		return "", nil
+	}
+	return unsafe.String(&body[0], len(body)), nil
 }
 
 // urlsetLines are the lines of a sitemap urlset as render.SitemapURLSet
 // wraps them.
 func urlsetLines(body string) (string, bool) {
-	head, tail := string(render.SitemapURLSet("")), "</urlset>\n"
-	head = strings.TrimSuffix(head, tail)
+	head, tail := render.SitemapURLSetHead, render.SitemapURLSetTail
 	if !strings.HasPrefix(body, head) || !strings.HasSuffix(body, tail) {
 		return "", false
 	}

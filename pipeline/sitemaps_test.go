@@ -297,7 +297,11 @@ func TestMergeSitemapLines(t *testing.T) {
 	type part struct{ lines, newest string }
 	run := func(parts []string, ok bool, drop map[string]bool, rows int64) ([]part, bool, error) {
 		var got []part
-		merged, err := mergeSitemapLines(seq(parts, ok), loc, 3, drop, adds, rows, func(lines, newest string) bool {
+		merged, err := mergeSitemapLines(seq(parts, ok), loc, 3, drop, adds, rows, func(body []byte, newest string) bool {
+			lines, ok := urlsetLines(string(body))
+			if !ok {
+				t.Fatalf("a part is not a urlset: %q", body)
+			}
 			got = append(got, part{lines, newest})
 			return true
 		})
@@ -309,6 +313,18 @@ func TestMergeSitemapLines(t *testing.T) {
 	if err != nil || !merged || !reflect.DeepEqual(got, want) {
 		t.Fatalf("merged %v (%v):\n%q\nwant\n%q", merged, err, got, want)
 	}
+	// A dropped slug's every line goes (its languages' lines share it),
+	// found by one cursor over the slugs in order.
+	lang := func(slug, l, mod string) string {
+		return loc + slug + "/" + l + "</loc><lastmod>2026-12-0" + mod + "T10:00:00Z</lastmod></url>\n"
+	}
+	got, merged, err = run([]string{line("a", "1") + lang("a", "de", "1") + line("b", "2") + lang("b", "de", "2") + line("d", "3")}, true,
+		map[string]bool{"b": true, "bb": true, "0": true}, 6)
+	want = []part{{line("a", "1") + lang("a", "de", "1") + line("aa", "4"), "2026-12-04T10:00:00Z"},
+		{line("c", "5") + line("d", "3") + line("z", "1"), "2026-12-05T10:00:00Z"}}
+	if err != nil || !merged || !reflect.DeepEqual(got, want) {
+		t.Fatalf("dropping a slug's lines: merged %v (%v):\n%q\nwant\n%q", merged, err, got, want)
+	}
 	for name, c := range map[string]struct {
 		parts []string
 		ok    bool
@@ -319,6 +335,7 @@ func TestMergeSitemapLines(t *testing.T) {
 		"a line without lastmod": {[]string{loc + "a</loc></url>\n"}, true, 4},
 		"a line of another site": {[]string{strings.Replace(line("a", "1"), "r.example", "s.example", 1)}, true, 4},
 		"a line without its end": {[]string{strings.TrimSuffix(line("a", "1"), "\n")}, true, 4},
+		"lines out of slug order": {[]string{line("b", "1") + line("a", "1")}, true, 5},
 	} {
 		if _, merged, err := run(c.parts, c.ok, map[string]bool{"c": true, "e": true}, c.rows); merged || err != nil {
 			t.Errorf("%s: merged %v, %v", name, merged, err)

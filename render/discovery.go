@@ -274,8 +274,18 @@ func SitemapURL(loc string, lastmod time.Time) string {
 
 // SitemapURLSet wraps sitemap lines (SitemapURL's) into a sitemap file.
 func SitemapURLSet(lines string) []byte {
-	return []byte(xml.Header + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n" + lines + "</urlset>\n")
+	b := make([]byte, 0, len(SitemapURLSetHead)+len(lines)+len(SitemapURLSetTail))
+	b = append(b, SitemapURLSetHead...)
+	b = append(b, lines...)
+	return append(b, SitemapURLSetTail...)
 }
+
+// The urlset around a sitemap's lines: SitemapURLSet is the head, the
+// lines and the tail; a delta builds its parts from them directly.
+const (
+	SitemapURLSetHead = xml.Header + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n"
+	SitemapURLSetTail = "</urlset>\n"
+)
 
 // SitemapIndex is the index of sitemap parts, each with its newest
 // lastmod.

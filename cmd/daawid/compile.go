@@ -152,7 +152,7 @@ func parseCompile(name string, args []string, publish bool, stderr io.Writer) (*
 	nowFlag := fs.String("now", "", "the run's instant, RFC 3339 (default: now)")
 	jsonOut := fs.Bool("json", false, "print the run report as JSON")
 	maxBad := fs.Int("max-bad-rows", pipeline.DefaultMaxBadRows, "fail the run, committing nothing, when more rows than this are bad (0: none may be; -1: no limit)")
-	memLimit := fs.Int64("memory-limit-mb", 0, "the run's Go heap budget in MiB (default 3072, 4608 by key ranges; DuckDB keeps to 1536 besides)")
+	memLimit := fs.Int64("memory-limit-mb", 0, "the run's Go heap budget in MiB (default 2816, 4608 by key ranges; DuckDB keeps to 1536 besides)")
 	rangeEntries := fs.Int("range-entries", pipeline.DefaultRangeEntries, "identities the compile holds at once; a bigger registry is compiled by key ranges of about this many (about 1.5 KB of memory each)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (for operators tuning a run)")
 	fs.Usage = func() {
