@@ -330,11 +330,11 @@ func TestMergeSitemapLines(t *testing.T) {
 		ok    bool
 		rows  int64
 	}{
-		"a part not read":        {prev, false, 6},
-		"another count of rows":  {prev, true, 7},
-		"a line without lastmod": {[]string{loc + "a</loc></url>\n"}, true, 4},
-		"a line of another site": {[]string{strings.Replace(line("a", "1"), "r.example", "s.example", 1)}, true, 4},
-		"a line without its end": {[]string{strings.TrimSuffix(line("a", "1"), "\n")}, true, 4},
+		"a part not read":         {prev, false, 6},
+		"another count of rows":   {prev, true, 7},
+		"a line without lastmod":  {[]string{loc + "a</loc></url>\n"}, true, 4},
+		"a line of another site":  {[]string{strings.Replace(line("a", "1"), "r.example", "s.example", 1)}, true, 4},
+		"a line without its end":  {[]string{strings.TrimSuffix(line("a", "1"), "\n")}, true, 4},
 		"lines out of slug order": {[]string{line("b", "1") + line("a", "1")}, true, 5},
 	} {
 		if _, merged, err := run(c.parts, c.ok, map[string]bool{"c": true, "e": true}, c.rows); merged || err != nil {
