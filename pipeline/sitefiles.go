@@ -153,22 +153,15 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 	// The content structure is one DuckDB pass over the listed entries:
 	// on a connection of its own while the sitemaps are made, mostly in
 	// Go (1.4 s of a delta's 10 s at 10M; issue 18).
-	type structure struct {
-		sections []schemas.StructureSection
-		err      error
-	}
-	structured := make(chan structure, 1)
+	var secs []schemas.StructureSection
+	var secsErr error
+	structured := make(chan struct{})
 	go func() {
+		defer close(structured)
 		tax := taxonomy.Default()
-		sections, err := db.Structure(render.StructurePagesMax, func(sector string) string { return tax.Label(sector, "en") })
-		structured <- structure{sections, err}
+		secs, secsErr = db.Structure(render.StructurePagesMax, func(sector string) string { return tax.Label(sector, "en") })
 	}()
-	sections := func() ([]schemas.StructureSection, error) {
-		st := <-structured
-		structured <- st
-		return st.sections, st.err
-	}
-	defer sections() // never return while it reads the database
+	defer func() { <-structured }() // never return while it reads the database
 	site, docs := len(p.site), p.rep.Documents
 	merged := false
 	var err error
@@ -196,9 +189,9 @@ func (p *publisher) listingFiles(db *export.RegistryDB) ([]siteFile, error) {
 		p.rep.Sitemaps = "merged"
 	}
 	p.steps.mark("sitemaps")
-	secs, err := sections()
-	if err != nil {
-		return nil, fmt.Errorf("structure: %w", err)
+	<-structured
+	if secsErr != nil {
+		return nil, fmt.Errorf("structure: %w", secsErr)
 	}
 	p.steps.mark("structure")
 	sitemap := siteFile{"/sitemap.xml", "application/xml", render.SitemapIndex(s, names, lastmods)}
